@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['sample_content', 'run', 'main']
 
-# %% ../nbs/20_cli.ipynb #23554822
+# %% ../nbs/20_cli.ipynb #13ec309f
 import argparse, json, sys
 from pathlib import Path
 from .sniff import *
 from .parts import *
 from .core import *
 
-# %% ../nbs/20_cli.ipynb #b8972cd7
+# %% ../nbs/20_cli.ipynb #a74417d8
 def _arg(s:str):
     "A command-line argument as content: `@path` reads a file, anything else is text or a URL"
     if s.startswith('@@'): return s[1:]
@@ -38,7 +38,7 @@ def run(
         return jsonable(get_api(a).body(model, msgs) if model else msgs)
     return {a:one(a) for a in apis()} if api=='all' else one(api)
 
-# %% ../nbs/20_cli.ipynb #cb602175
+# %% ../nbs/20_cli.ipynb #fc82454e
 def main(argv=None):
     "Entry point of the `msgkit` command"
     ap = argparse.ArgumentParser(prog='msgkit', description="Print, as JSON, the messages an LLM API takes for the text, "

@@ -6,7 +6,7 @@
 __all__ = ['mk_msg_openai', 'mk_msgs_openai', 'mk_msg_anthropic', 'mk_msgs_anthropic', 'mk_msg', 'mk_msgs', 'doc_part', 'mk_doc',
            'mk_ant_doc', 'jsonable']
 
-# %% ../nbs/02_core.ipynb #41526d5f
+# %% ../nbs/02_core.ipynb #ab05610d
 import copy
 from pathlib import Path
 from functools import partial
@@ -14,7 +14,7 @@ from fastcore.utils import *
 from .sniff import *
 from .parts import *
 
-# %% ../nbs/02_core.ipynb #fef3e29a
+# %% ../nbs/02_core.ipynb #c2dca54b
 def _dump(o): return o.model_dump(mode='json', exclude_none=True, by_alias=True, warnings=False)
 
 def _response_items(x, ad):
@@ -53,7 +53,7 @@ def _content(c, ad, role, kw):
         if p.type=='text': return ad.text_msg(role, p.text)
     return ad.msg(role, [_block(o, ad, role, kw) for o in items])
 
-# %% ../nbs/02_core.ipynb #95ae8e33
+# %% ../nbs/02_core.ipynb #90e2c8e3
 def _items(x, role, ad, kw, resp=None):
     "History items for `ad` from one input `x` (content, a dict, or an SDK response)"
     r = _response_items(x, ad)
@@ -69,7 +69,7 @@ def _items(x, role, ad, kw, resp=None):
             return [{**{k:copy.deepcopy(v) for k,v in x.items() if k not in ('content','parts','role')}, **m}]
     return [_content(x, ad, role, kw)]
 
-# %% ../nbs/02_core.ipynb #015d0bba
+# %% ../nbs/02_core.ipynb #f03707cf
 def mk_msg(
     content, # Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those
     role:str='user', # Role of the message, unless `content` carries its own
@@ -88,7 +88,7 @@ def mk_msg(
     its = [dict2obj(o, list_func=list) for o in its]
     return its if len(its)!=1 or (src and src[0].resp_list) else its[0]
 
-# %% ../nbs/02_core.ipynb #0a3c1d6e
+# %% ../nbs/02_core.ipynb #e59b1c59
 def mk_msgs(
     msgs:list, # The history: each item anything `mk_msg` takes
     api:str='openai', # Target API: see `apis()`
@@ -108,13 +108,13 @@ def mk_msgs(
     if cache and res: res[-1] = ad.cache(res[-1], ttl)
     return [dict2obj(o, list_func=list) for o in res]
 
-# %% ../nbs/02_core.ipynb #4331f628
+# %% ../nbs/02_core.ipynb #aa73c4dc
 mk_msg_openai = partial(mk_msg, api='openai')
 mk_msgs_openai = partial(mk_msgs, api='openai')
 mk_msg_anthropic = partial(mk_msg, api='anthropic')
 mk_msgs_anthropic = partial(mk_msgs, api='anthropic')
 
-# %% ../nbs/02_core.ipynb #fd82c793
+# %% ../nbs/02_core.ipynb #39dc0c8e
 def doc_part(content, title=None, context=None, citations=None)->Part:
     "A neutral document part from text, PDF bytes, a `Path`, a URL, a list of text chunks, or a part"
     if isinstance(content, (list,tuple)):
@@ -143,7 +143,7 @@ def mk_ant_doc(content, title=None, context=None, citation=True, **kws):
     "Create an Anthropic document (msglm's name)"
     return dict2obj({**mk_doc(content, 'anthropic', title=title, context=context, citations=citation), **kws}, list_func=list)
 
-# %% ../nbs/02_core.ipynb #6c9d92ee
+# %% ../nbs/02_core.ipynb #01421034
 def jsonable(x):
     "`x` with every `bytes` value as base64 text, ready for `json.dumps`"
     import base64

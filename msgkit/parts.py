@@ -5,13 +5,13 @@
 # %% auto #0
 __all__ = ['Part', 'text_part', 'media', 'media_url', 'to_part', 'register', 'apis', 'get_api', 'Adapter']
 
-# %% ../nbs/01_parts.ipynb #e89fa491
+# %% ../nbs/01_parts.ipynb #dd19ae28
 import copy, importlib, pkgutil
 from pathlib import Path
 from fastcore.utils import *
 from .sniff import *
 
-# %% ../nbs/01_parts.ipynb #c3d6c038
+# %% ../nbs/01_parts.ipynb #2f7e96d4
 class Part(AttrDict):
     "A provider-neutral piece of content: a dict with a `type`"
     def __repr__(self): return f"Part({', '.join(f'{k}={_short(v)}' for k,v in self.items())})"
@@ -23,7 +23,7 @@ def _short(v):
 
 def text_part(s:str)->Part: return Part(type='text', text=s)
 
-# %% ../nbs/01_parts.ipynb #a941d2db
+# %% ../nbs/01_parts.ipynb #69749e7d
 def media(
     data, # `bytes`, a `Path`, or a data URI
     mt:str=None, # Media type; sniffed when `None`
@@ -55,7 +55,7 @@ def media_url(
     if not kind: raise ValueError(f"{mt} is not an image, audio, video or document type")
     return Part(type=kind, mt=mt, url=s, **kw)
 
-# %% ../nbs/01_parts.ipynb #104401cf
+# %% ../nbs/01_parts.ipynb #32d87e19
 def _pil(x):
     import io
     buf = io.BytesIO()
@@ -79,7 +79,7 @@ def to_part(x)->Part:
     raise TypeError(f"Can't make message content from {type(x).__name__}: pass str, bytes, a Path, a URL, a data URI, "
                     "a PIL image, a part (media(), media_url()), a dict in the API's form, or an SDK response")
 
-# %% ../nbs/01_parts.ipynb #0354b830
+# %% ../nbs/01_parts.ipynb #d50833ef
 _apis = {}
 
 def register(cls):
@@ -102,7 +102,7 @@ def get_api(api:str):
     if api not in _apis: raise ValueError(f"Unknown api {api!r}: msgkit knows {', '.join(apis())}")
     return _apis[api]
 
-# %% ../nbs/01_parts.ipynb #dd565a72
+# %% ../nbs/01_parts.ipynb #3307eac7
 def _kind_err(api, p, ok):
     "ValueError: `api` can't take part `p`; names the types it can take and the APIs that take the kind"
     others = [k for k,o in _apis.items() if k!=api and o.takes(p)]

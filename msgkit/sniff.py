@@ -5,13 +5,13 @@
 # %% auto #0
 __all__ = ['media_type', 'media_kind', 'is_data_uri', 'parse_data_uri', 'is_url', 'ext_type', 'url_type', 'read_path', 'sample']
 
-# %% ../nbs/00_sniff.ipynb #e3292e21
+# %% ../nbs/00_sniff.ipynb #0d403dc2
 import base64, binascii, re
 from pathlib import Path
 from urllib.parse import urlparse, unquote
 from fastcore.utils import *
 
-# %% ../nbs/00_sniff.ipynb #3d4f5c1a
+# %% ../nbs/00_sniff.ipynb #203c419f
 _mt_fix = {'audio/x-wav':'audio/wav', 'audio/x-flac':'audio/flac', 'audio/x-aiff':'audio/aiff', 'audio/m4a':'audio/mp4',
            'video/x-m4v':'video/mp4', 'audio/x-m4a':'audio/mp4'}
 
@@ -22,7 +22,7 @@ def media_type(b:bytes)->str|None:
     k = filetype.guess(bytes(b[:8192]))
     return _mt_fix.get(k.mime, k.mime) if k else None
 
-# %% ../nbs/00_sniff.ipynb #3bf58022
+# %% ../nbs/00_sniff.ipynb #ce17295a
 _doc_mts = {'application/pdf', 'text/plain', 'text/markdown', 'text/csv', 'text/html', 'application/json', 'text/xml', 'application/xml'}
 
 def media_kind(mt:str|None)->str|None:
@@ -32,7 +32,7 @@ def media_kind(mt:str|None)->str|None:
     if top in ('image','audio','video'): return top
     return 'document' if mt in _doc_mts else None
 
-# %% ../nbs/00_sniff.ipynb #7fa596e1
+# %% ../nbs/00_sniff.ipynb #e3658b36
 _data_re = re.compile(r'^data:(?P<mt>[\w.+-]+/[\w.+-]+)?(?P<params>(?:;[\w-]+=[^;,]*)*)(?P<b64>;base64)?,(?P<data>.*)$', re.S)
 
 def is_data_uri(s)->bool: return isinstance(s, str) and s[:5].lower()=='data:'
@@ -48,7 +48,7 @@ def parse_data_uri(s:str)->tuple:
     else: b = unquote(raw).encode()
     return b, media_type(b) or m['mt'] or 'text/plain'
 
-# %% ../nbs/00_sniff.ipynb #0faae66b
+# %% ../nbs/00_sniff.ipynb #49a69ecc
 _url_re = re.compile(r'^https?://[^\s/$.?#][^\s]*$', re.I)
 _ext_mt = {'png':'image/png', 'jpg':'image/jpeg', 'jpeg':'image/jpeg', 'gif':'image/gif', 'webp':'image/webp',
            'heic':'image/heic', 'heif':'image/heif', 'bmp':'image/bmp', 'tif':'image/tiff', 'tiff':'image/tiff', 'svg':'image/svg+xml',
@@ -73,7 +73,7 @@ def url_type(u:str)->str|None:
     if mt: return mt
     return 'application/pdf' if 'pdf' in path.lower().split('/') else None
 
-# %% ../nbs/00_sniff.ipynb #20e3ca1b
+# %% ../nbs/00_sniff.ipynb #6054cea3
 def read_path(p:Path)->tuple:
     "`(bytes, media type)` of the file at `p`; the type is sniffed, then taken from the extension for text formats"
     b = Path(p).expanduser().read_bytes()
@@ -86,7 +86,7 @@ def _text_type(b, mt):
     except UnicodeDecodeError: return None
     return mt
 
-# %% ../nbs/00_sniff.ipynb #b4487475
+# %% ../nbs/00_sniff.ipynb #30bb976d
 def sample(name:str=None):
     "Path of bundled sample file `name`, or the list of them when `name` is `None`"
     from importlib.resources import files

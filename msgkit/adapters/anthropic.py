@@ -5,13 +5,13 @@
 # %% auto #0
 __all__ = ['AnthropicAdapter']
 
-# %% ../../nbs/11_anthropic.ipynb #cd4ef217
+# %% ../../nbs/11_anthropic.ipynb #274f7d8b
 import base64, copy
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
 
-# %% ../../nbs/11_anthropic.ipynb #8ae8f8ab
+# %% ../../nbs/11_anthropic.ipynb #63df286e
 def _b64(b:bytes)->str: return base64.b64encode(b).decode()
 
 _img_mts = {'image/png','image/jpeg','image/gif','image/webp'}
@@ -26,7 +26,7 @@ def _doc_src(p):
     if p.mt=='application/pdf': return dict(type='base64', media_type='application/pdf', data=_b64(p.data))
     return dict(type='text', media_type='text/plain', data=p.text if 'text' in p else p.data.decode('utf-8'))
 
-# %% ../../nbs/11_anthropic.ipynb #37fc3b83
+# %% ../../nbs/11_anthropic.ipynb #911aac51
 @register
 class AnthropicAdapter(Adapter):
     "Anthropic Messages API content blocks"
@@ -50,11 +50,11 @@ class AnthropicAdapter(Adapter):
 
     def msg(self, role, blocks): return dict(role=role, content=blocks)
 
-# %% ../../nbs/11_anthropic.ipynb #3612fa8a
+# %% ../../nbs/11_anthropic.ipynb #063e541c
 @patch
 def body(self:AnthropicAdapter, model, msgs): return dict(model=model, max_tokens=1024, messages=msgs)
 
-# %% ../../nbs/11_anthropic.ipynb #8b1f9760
+# %% ../../nbs/11_anthropic.ipynb #6039bba3
 @patch
 def cache(self:AnthropicAdapter, msg, ttl=None):
     c = msg['content']
@@ -71,7 +71,7 @@ def uncache(self:AnthropicAdapter, msg):
     if not isinstance(c, list): return msg
     return {**msg, 'content': [{k:v for k,v in o.items() if k!='cache_control'} if isinstance(o,dict) else o for o in c]}
 
-# %% ../../nbs/11_anthropic.ipynb #c2bff00d
+# %% ../../nbs/11_anthropic.ipynb #3cb09e36
 def _dump(o): return o.model_dump(mode='json', exclude_none=True, by_alias=True, warnings=False) if hasattr(o, 'model_dump') else copy.deepcopy(o)
 
 def _clean_block(b):

@@ -5,13 +5,13 @@
 # %% auto #0
 __all__ = ['OpenAIAdapter']
 
-# %% ../../nbs/10_openai.ipynb #c41cfd7a
+# %% ../../nbs/10_openai.ipynb #018885be
 import base64, copy
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
 
-# %% ../../nbs/10_openai.ipynb #f93a2e2b
+# %% ../../nbs/10_openai.ipynb #fd187ac0
 def _b64(b:bytes)->str: return base64.b64encode(b).decode()
 def _data_uri(p)->str: return f"data:{p.mt};base64,{_b64(p.data)}"
 
@@ -31,7 +31,7 @@ _items = {'message','reasoning','function_call','function_call_output','file_sea
           'mcp_call','mcp_list_tools','mcp_approval_request','mcp_approval_response','custom_tool_call','custom_tool_call_output',
           'item_reference','compaction','shell_call','shell_call_output','apply_patch_call','apply_patch_call_output'}
 
-# %% ../../nbs/10_openai.ipynb #8c503cf5
+# %% ../../nbs/10_openai.ipynb #6afc4f7d
 @register
 class OpenAIAdapter(Adapter):
     "OpenAI Responses API `input` items"
@@ -57,11 +57,11 @@ class OpenAIAdapter(Adapter):
 
 def _filename(p): return (p.get('title') or 'document').replace('/','_') + ('' if (p.get('title') or '').lower().endswith('.pdf') else '.pdf')
 
-# %% ../../nbs/10_openai.ipynb #d21c4b81
+# %% ../../nbs/10_openai.ipynb #5cf0134b
 @patch
 def body(self:OpenAIAdapter, model, msgs): return dict(model=model, input=msgs)
 
-# %% ../../nbs/10_openai.ipynb #873222e8
+# %% ../../nbs/10_openai.ipynb #897af1f8
 @patch
 def cache(self:OpenAIAdapter, msg, ttl=None):
     if ttl: raise ValueError("api='openai' sets the cache TTL per request: pass prompt_cache_options={'ttl': ...} to responses.create")
@@ -80,7 +80,7 @@ def uncache(self:OpenAIAdapter, msg):
     if not isinstance(c, list): return msg
     return {**msg, 'content': [{k:v for k,v in o.items() if k!='prompt_cache_breakpoint'} if isinstance(o,dict) else o for o in c]}
 
-# %% ../../nbs/10_openai.ipynb #0936d24f
+# %% ../../nbs/10_openai.ipynb #526dd3b0
 def _dump(o): return o.model_dump(mode='json', exclude_none=True, by_alias=True, warnings=False) if hasattr(o, 'model_dump') else copy.deepcopy(o)
 
 @patch
