@@ -114,12 +114,16 @@ mk_msgs_openai = partial(mk_msgs, api='openai')
 mk_msg_anthropic = partial(mk_msg, api='anthropic')
 mk_msgs_anthropic = partial(mk_msgs, api='anthropic')
 
-# %% ../nbs/02_core.ipynb #39dc0c8e
+# %% ../nbs/02_core.ipynb #b490b63a
+def _chunk(o):
+    if isinstance(o, str): return o
+    if isinstance(o, dict) and o.get('type')=='text' and isinstance(o.get('text'), str): return o['text']
+    raise TypeError(f"Document chunks are str or text blocks, not {str(o)[:60]}")
+
 def doc_part(content, title=None, context=None, citations=None)->Part:
     "A neutral document part from text, PDF bytes, a `Path`, a URL, a list of text chunks, or a part"
     if isinstance(content, (list,tuple)):
-        if not all(isinstance(o, str) for o in content): raise TypeError("Document chunks must be str")
-        p = Part(type='document', mt='text/plain', chunks=list(content))
+        p = Part(type='document', mt='text/plain', chunks=[_chunk(o) for o in content])
     elif isinstance(content, str) and not (is_url(content) or is_data_uri(content)): p = Part(type='document', mt='text/plain', text=content)
     elif isinstance(content, str) and is_url(content): p = media_url(content, mt=url_type(content) or 'application/pdf')
     else: p = Part(to_part(content))

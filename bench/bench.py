@@ -1,0 +1,47 @@
+"Benchmark msgkit against msglm in the same run: import cost, message-building speed, peak memory."
+import subprocess, sys, time, timeit, tracemalloc, statistics, json, zlib, struct
+
+def import_cost(mod, n=15):
+    "Median wall time of a fresh `python -c 'import mod'`, minus a bare interpreter start; and the modules it pulls in"
+    def run(code):
+        t = time.perf_counter(); subprocess.run([sys.executable, '-c', code], check=True); return time.perf_counter()-t
+    base = statistics.median(run('pass') for _ in range(n))
+    t = statistics.median(run(f'import {mod}') for _ in range(n))
+    mods = subprocess.run([sys.executable, '-c', f'import sys; k=set(sys.modules); import {mod}; print(len(set(sys.modules)-k))'],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    heavy = subprocess.run([sys.executable, '-c', f"import sys; import {mod}; print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in ('httpx','httpx2','openai','anthropic','google','boto3','botocore'))) or '-')"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    return dict(ms=round((t-base)*1000, 1), modules=int(mods), heavy=heavy)
+
+def big_png(sz):
+    "A valid PNG of about `sz` bytes (incompressible pixels)"
+    import os
+    w = int((sz/3)**0.5); raw = b''.join(b'\0'+os.urandom(w*3) for _ in range(w))
+    c = lambda t,d: struct.pack('>I',len(d))+t+d+struct.pack('>I',zlib.crc32(t+d)&0xffffffff)
+    return b'\x89PNG\r\n\x1a\n'+c(b'IHDR',struct.pack('>IIBBBBB',w,w,8,2,0,0,0))+c(b'IDAT',zlib.compress(raw,0))+c(b'IEND',b'')
+
+def per_call(f, n):
+    t = timeit.Timer(f); return min(t.repeat(5, n))/n*1e6
+
+def peak(f):
+    tracemalloc.start(); f(); p = tracemalloc.get_traced_memory()[1]; tracemalloc.stop(); return p
+
+def main():
+    import msglm, msgkit
+    img = big_png(5_000_000)
+    hist = [f"message {i} " * 20 for i in range(100)]
+    res = dict(import_msgkit=import_cost('msgkit'), import_msglm=import_cost('msglm'))
+    for api in ('openai','anthropic'):
+        cases = dict(text=lambda: M.mk_msg("Hello, world!", api=api),
+                     text_list=lambda: M.mk_msg(["Hello", "world"], api=api),
+                     history_100=lambda: M.mk_msgs(hist, api=api),
+                     image_5MB=lambda: M.mk_msg([img, "describe"], api=api))
+        for name,f in cases.items():
+            n = 3 if 'image' in name else 300
+            for lib,M in (('msglm',msglm),('msgkit',msgkit)):
+                res[f'{api}.{name}.{lib}.us'] = round(per_call(f, n), 1)
+            if 'image' in name:
+                for lib,M in (('msglm',msglm),('msgkit',msgkit)): res[f'{api}.{name}.{lib}.peak_MB'] = round(peak(f)/1e6, 1)
+    print(json.dumps(res, indent=1))
+
+if __name__=='__main__': main()
