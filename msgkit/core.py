@@ -14,13 +14,11 @@ from fastcore.utils import *
 from .sniff import *
 from .parts import *
 
-# %% ../nbs/02_core.ipynb #c2dca54b
-def _dump(o): return o.model_dump(mode='json', exclude_none=True, by_alias=True, warnings=False)
-
+# %% ../nbs/02_core.ipynb #78d2ac9b
 def _response_items(x, ad):
     "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
-    for src in [ad] + [get_api(k) for k in apis() if k!=ad.name]:
+    for src in _adapters(ad):
         its = src.items(x)
         if its is not None: return (copy.deepcopy(its) if src is ad else [_render_item(d, src, ad) for d in its]), src
     return None
@@ -32,11 +30,11 @@ def _render_item(d, src, ad):
 
 def _owner(d, test='owns'):
     "The adapter whose form block (or item) `d` is in"
-    return first(o for o in map(get_api, apis()) if getattr(o, test)(d))
+    return first(o for o in _adapters() if getattr(o, test)(d))
 
 def _block(o, ad, role, kw):
     "One content item as a block in `ad`'s form"
-    if hasattr(o, 'model_dump') and not isinstance(o, dict): o = _dump(o)
+    if hasattr(o, 'model_dump') and not isinstance(o, dict): o = dump(o)
     if isinstance(o, dict) and not isinstance(o, Part):
         if ad.owns(o): return copy.deepcopy(o)
         src = _owner(o)
@@ -53,7 +51,7 @@ def _content(c, ad, role, kw):
         if p.type=='text': return ad.text_msg(role, p.text)
     return ad.msg(role, [_block(o, ad, role, kw) for o in items])
 
-# %% ../nbs/02_core.ipynb #90e2c8e3
+# %% ../nbs/02_core.ipynb #26e3cab8
 def _items(x, role, ad, kw, resp=None):
     "History items for `ad` from one input `x` (content, a dict, or an SDK response)"
     r = _response_items(x, ad)
@@ -61,13 +59,21 @@ def _items(x, role, ad, kw, resp=None):
         if resp is not None: resp.append(r[1])
         return r[0]
     if isinstance(x, dict) and not isinstance(x, Part):
-        if ad.owns_item(x): return [copy.deepcopy(x)]
+        if ad.owns_item(x) or ad.own_msg(x): return [copy.deepcopy(x)]
         src = _owner(x, 'owns_item')
         if src: return [_render_item(x, src, ad)]
-        if 'role' in x and ('content' in x or 'parts' in x):
-            m = _content(x.get('content', x.get('parts')), ad, x['role'], kw)
-            return [{**{k:copy.deepcopy(v) for k,v in x.items() if k not in ('content','parts','role')}, **m}]
+        m = first(o.split_msg(x) for o in _adapters(ad) if o.split_msg(x))
+        if m: return [_content(m[1], ad, _role(m[0]), kw)]
     return [_content(x, ad, role, kw)]
+
+def _adapters(ad=None):
+    "Every adapter, `ad` first"
+    return ([ad] if ad else []) + [get_api(k) for k in apis() if not ad or k!=ad.name]
+
+def _role(r):
+    "The neutral name of role `r` (Gemini's 'model' is 'assistant')"
+    for o in _adapters(): r = o.role_map.get(r, r)
+    return r
 
 # %% ../nbs/02_core.ipynb #f03707cf
 def mk_msg(

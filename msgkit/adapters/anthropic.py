@@ -54,38 +54,28 @@ class AnthropicAdapter(Adapter):
 @patch
 def body(self:AnthropicAdapter, model, msgs): return dict(model=model, max_tokens=1024, messages=msgs)
 
-# %% ../../nbs/11_anthropic.ipynb #6039bba3
+# %% ../../nbs/11_anthropic.ipynb #7fee723e
+AnthropicAdapter.cache_key = 'cache_control'
 @patch
 def cache(self:AnthropicAdapter, msg, ttl=None):
-    c = msg['content']
-    if isinstance(c, str): c = [dict(type='text', text=c)]
-    if not c: raise ValueError("api='anthropic' can't cache an empty message")
-    if c[-1].get('type') in ('thinking','redacted_thinking'):
+    if ttl and ttl not in ('5m','1h'): raise ValueError(f"api='anthropic' takes cache ttl 5m or 1h, not {ttl!r}")
+    c = msg.get('content')
+    if isinstance(c, list) and c and c[-1].get('type') in ('thinking','redacted_thinking'):
         raise ValueError("api='anthropic' can't put cache_control on a thinking block")
-    cc = dict(type='ephemeral', **({'ttl':ttl} if ttl else {}))
-    return {**msg, 'content': c[:-1] + [{**c[-1], 'cache_control': cc}]}
+    return self.mark_last(msg, dict(type='ephemeral', **({'ttl':ttl} if ttl else {})))
 
 @patch
-def uncache(self:AnthropicAdapter, msg):
-    c = msg.get('content')
-    if not isinstance(c, list): return msg
-    return {**msg, 'content': [{k:v for k,v in o.items() if k!='cache_control'} if isinstance(o,dict) else o for o in c]}
+def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/11_anthropic.ipynb #3cb09e36
-def _dump(o): return o.model_dump(mode='json', exclude_none=True, by_alias=True, warnings=False) if hasattr(o, 'model_dump') else copy.deepcopy(o)
-
-def _clean_block(b):
-    b = {k:v for k,v in b.items() if v is not None}
-    return b
-
+# %% ../../nbs/11_anthropic.ipynb #a1e75ac8
 @patch
 def items(self:AnthropicAdapter, x):
     "History items from an Anthropic SDK `Message` (or its `model_dump()`), else `None`"
     if isinstance(x, dict):
         if x.get('type')!='message' or 'content' not in x or 'model' not in x: return None
     elif type(x).__module__.split('.')[0]!='anthropic' or not hasattr(x, 'content') or not hasattr(x, 'role'): return None
-    d = _dump(x)
-    return [dict(role=d['role'], content=[_clean_block(o) for o in d['content']])]
+    d = dump(x)
+    return [dict(role=d['role'], content=d['content'])]
 
 @patch
 def owns(self:AnthropicAdapter, d): return d.get('type') in _blocks

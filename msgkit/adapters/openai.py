@@ -61,44 +61,36 @@ def _filename(p): return (p.get('title') or 'document').replace('/','_') + ('' i
 @patch
 def body(self:OpenAIAdapter, model, msgs): return dict(model=model, input=msgs)
 
-# %% ../../nbs/10_openai.ipynb #897af1f8
+# %% ../../nbs/10_openai.ipynb #d03147dc
+_ttls = ('30m','12h')
+def _breakpoint(api, ttl):
+    if ttl and ttl not in _ttls: raise ValueError(f"api={api!r} takes cache ttl {' or '.join(_ttls)}, not {ttl!r}")
+    return dict(mode='explicit', **({'ttl':ttl} if ttl else {}))
+
 @patch
 def cache(self:OpenAIAdapter, msg, ttl=None):
-    if ttl: raise ValueError("api='openai' sets the cache TTL per request: pass prompt_cache_options={'ttl': ...} to responses.create")
+    bp = _breakpoint(self.name, ttl)
     if 'content' not in msg: raise ValueError(f"api='openai' can't put a cache breakpoint on a {msg.get('type')!r} item")
-    c = msg['content']
-    if isinstance(c, str):
-        if msg.get('role')=='assistant': raise ValueError("api='openai' can't put a cache breakpoint on an assistant message")
-        c = [dict(type='input_text', text=c)]
-    if not c or c[-1].get('type') not in ('input_text','input_image','input_file'):
-        raise ValueError("api='openai' puts cache breakpoints only on input_text, input_image and input_file blocks")
-    return {**msg, 'content': c[:-1] + [{**c[-1], 'prompt_cache_breakpoint': {'mode':'explicit'}}]}
+    if msg.get('role')=='assistant' or msg.get('type')=='message' and 'id' in msg:
+        raise ValueError("api='openai' can't put a cache breakpoint on an assistant message: cache the user message before it")
+    return self.mark_last(msg, bp)
 
+OpenAIAdapter.cache_key = 'prompt_cache_breakpoint'
 @patch
-def uncache(self:OpenAIAdapter, msg):
-    c = msg.get('content')
-    if not isinstance(c, list): return msg
-    return {**msg, 'content': [{k:v for k,v in o.items() if k!='prompt_cache_breakpoint'} if isinstance(o,dict) else o for o in c]}
+def uncache(self:OpenAIAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/10_openai.ipynb #526dd3b0
-def _dump(o): return o.model_dump(mode='json', exclude_none=True, by_alias=True, warnings=False) if hasattr(o, 'model_dump') else copy.deepcopy(o)
-
+# %% ../../nbs/10_openai.ipynb #5273767f
 @patch
 def items(self:OpenAIAdapter, x):
     "History items from an OpenAI SDK `Response` (or its `model_dump()`), else `None`"
-    if isinstance(x, dict): return [_clean_item(o) for o in x['output']] if x.get('object')=='response' and 'output' in x else None
+    if isinstance(x, dict): return [_clean_item(o) for o in dump(x['output'])] if x.get('object')=='response' and 'output' in x else None
     if type(x).__module__.split('.')[0]!='openai' or not hasattr(x, 'output'): return None
-    return [_clean_item(_dump(o)) for o in x.output]
+    return [_clean_item(dump(o)) for o in x.output]
 
 def _clean_item(d):
-    "An output item as the API takes it back as input"
-    if d.get('type')=='message': d = {**d, 'content':[_clean_block(o) for o in d.get('content', [])]}
+    "An output item as the API takes it back as input: the spec requires `logprobs` on `output_text`"
+    if d.get('type')=='message': d = {**d, 'content':[{'logprobs':[], **o} if o.get('type')=='output_text' else o for o in d.get('content', [])]}
     return d
-
-def _clean_block(b):
-    if b.get('type')=='output_text':
-        b = {k:v for k,v in b.items() if not (k=='logprobs' and not v)}
-    return b
 
 @patch
 def owns(self:OpenAIAdapter, d): return d.get('type') in _blocks

@@ -1,0 +1,448 @@
+"Test oracle: checks message lists against each provider SDK's types, real client, and (OpenAI) the OpenAPI spec."
+import base64, copy, io, json, types as pytypes, typing, typing_extensions as te, warnings
+from collections import abc
+from functools import cache, partial, wraps
+
+__all__ = ['strict', 'jsonable', 'check', 'check_openai', 'check_openai_chat', 'check_anthropic', 'check_gemini',
+           'check_bedrock', 'APIS', 'openai_response', 'anthropic_message', 'chat_completion', 'gemini_response',
+           'bedrock_response', 'spec_errors']
+
+import os
+from pathlib import Path
+# shared/ sits beside the checkout (as in CI); MSGKIT_OPENAPI overrides
+SPEC = os.environ.get('MSGKIT_OPENAPI') or str(Path(__file__).resolve().parents[2]/'shared'/'openai-openapi'/'openapi.json')
+
+# ---------------------------------------------------------------- strict
+class StrictError(AssertionError):
+    def __init__(self, path, msg, want=None): super().__init__(f'{path}: {msg}'); self.path, self.want = path, want
+
+def _fail(path, msg): raise StrictError(path, msg)
+def _want(path, want, v): raise StrictError(path, f'expected {want}, got {_short(v)}', want)
+def _depth(path): return path.count('.') + path.count('[')
+def _short(v, n=80): r = repr(v); return r if len(r) <= n else r[:n] + '...'
+
+_WRAPPERS = {typing.Required, typing.NotRequired, te.Required, te.NotRequired, getattr(te, 'ReadOnly', None)} - {None}
+_SEQS = {list, tuple, abc.Iterable, abc.Sequence, abc.Collection, abc.MutableSequence}
+_MAPS = {dict, abc.Mapping, abc.MutableMapping}
+_UNIONS = (typing.Union, pytypes.UnionType)
+
+def _unwrap(ann):
+    "Strip `Annotated`, `Required`/`NotRequired`/`ReadOnly` and type aliases"
+    while True:
+        o = typing.get_origin(ann)
+        if o is typing.Annotated or o in _WRAPPERS: ann = typing.get_args(ann)[0]
+        elif isinstance(ann, getattr(te, 'TypeAliasType', ())): ann = ann.__value__
+        else: return ann
+
+@cache
+def _hints(o): return typing.get_type_hints(o, include_extras=True)
+
+@cache
+def _required(td):
+    "`__required_keys__` is wrong under `from __future__ import annotations`, so read the `Required` wrappers too"
+    req = lambda k, o: o in (typing.Required, te.Required) or (k in td.__required_keys__ and o not in (typing.NotRequired, te.NotRequired))
+    return {k for k, a in _hints(td).items() if req(k, typing.get_origin(a))}
+
+def _lits(td, k):
+    "Literal values allowed for key `k` of TypedDict `td` (also through Optional), or None if not a Literal"
+    a = _unwrap(_hints(td).get(k))
+    ms = typing.get_args(a) if typing.get_origin(a) in _UNIONS else (a,)
+    ms = [_unwrap(m) for m in ms if m is not type(None)]
+    if ms and all(typing.get_origin(m) is typing.Literal for m in ms): return tuple(x for m in ms for x in typing.get_args(m))
+
+def _is_lit(v, args): return any(type(v) is type(a) and v == a for a in args)
+
+def _td(v, td, path):
+    if not isinstance(v, dict): _want(path, 'a dict', v)
+    hs = _hints(td)
+    for k in v:
+        if k not in hs: _fail(f'{path}.{k}', f'unknown key {k!r} for {td.__name__} (allowed: {sorted(hs)})')
+    for k in sorted(_required(td) - set(v)): _fail(f'{path}.{k}', f'missing required key {k!r} of {td.__name__}')
+    for k, x in v.items(): strict(x, hs[k], f'{path}.{k}')
+
+def _score(v, a, e):
+    "Rank union member `a` for `v`: a Literal key matches and none mismatch, keys it knows, fewer mismatches, error depth"
+    if not isinstance(v, dict): return (False, 0, 0, _depth(e.path))
+    if not te.is_typeddict(a): return (False, -len(v), 0, _depth(e.path))
+    ok = [_is_lit(x, l) for k, x in v.items() if (l := _lits(a, k)) is not None]
+    known = sum(k in _hints(a) for k in v)
+    return (any(ok) and all(ok), 2 * known - len(v), -ok.count(False), _depth(e.path))
+
+def _union(v, args, path):
+    errs = []
+    for a in args:
+        try: return strict(v, a, path)
+        except StrictError as e: errs.append((_score(v, _unwrap(a), e), e))
+    tds = [a for a in map(_unwrap, args) if te.is_typeddict(a)]
+    if isinstance(v, dict) and tds:  # every TypedDict member rejects the same Literal key: list what is allowed
+        for k in v:
+            ls = [_lits(a, k) for a in tds]
+            if all(l is not None and not _is_lit(v[k], l) for l in ls): _want(f'{path}.{k}', f'one of {sorted({x for l in ls for x in l}, key=str)}', v[k])
+    best = max(errs, key=lambda t: t[0])[1]
+    wants = [e.want for _, e in errs if e.path == path and e.want]
+    if best.path == path and len(wants) > 1: _want(path, ' or '.join(dict.fromkeys(wants)), v)  # all failed right here
+    raise best
+
+def strict(value, annotation, path='$'):
+    "Assert `value` matches SDK param `annotation` exactly: no unknown keys, no missing required keys, every item checked"
+    v, ann = value, _unwrap(annotation)
+    o, args = typing.get_origin(ann), typing.get_args(ann)
+    if ann in (typing.Any, object): return
+    if isinstance(ann, (str, typing.ForwardRef)): raise TypeError(f'{path}: unresolved forward ref {ann!r}')
+    if o in _UNIONS: return _union(v, args, path)
+    if o is typing.Literal:
+        if not _is_lit(v, args): _want(path, f'one of {list(args)}', v)
+    elif te.is_typeddict(ann): _td(v, ann, path)
+    elif ann in (None, type(None)):
+        if v is not None: _want(path, 'None', v)
+    elif ann in (bool, int):
+        if not isinstance(v, ann) or (ann is int and isinstance(v, bool)): _want(path, ann.__name__, v)
+    elif ann is float:
+        if isinstance(v, bool) or not isinstance(v, (int, float)): _want(path, 'a number', v)
+    elif o in _SEQS or ann in _SEQS:
+        if not isinstance(v, (list, tuple)): _want(path, 'a list', v)
+        for i, x in enumerate(v): strict(x, args[0] if args and o is not tuple else typing.Any, f'{path}[{i}]')
+    elif o in _MAPS or ann in _MAPS:
+        if not isinstance(v, dict): _want(path, 'a dict', v)
+        kt, vt = args or (typing.Any, typing.Any)
+        for k, x in v.items(): strict(k, kt, f'{path}.{k}(key)'); strict(x, vt, f'{path}.{k}')
+    else:
+        cls = io.IOBase if typing.IO in (o, ann) else o if isinstance(o, type) else ann  # IO[bytes]: in `Base64FileInput`
+        if not isinstance(cls, type): raise TypeError(f'{path}: unsupported annotation {ann!r}')
+        if not isinstance(v, cls): _want(path, cls.__name__, v)
+
+# ---------------------------------------------------------------- shared helpers
+def jsonable(x):
+    "`x` with bytes as base64 strings, dicts (incl. subclasses) as dicts, tuples as lists"
+    if isinstance(x, (bytes, bytearray)): return base64.b64encode(x).decode()
+    if isinstance(x, dict): return {k: jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)): return [jsonable(v) for v in x]
+    return x
+
+def _guarded(msgs, f):
+    "Run `f()`, asserting it did not mutate `msgs` and that `msgs` is JSON-able (bytes as base64)"
+    before = copy.deepcopy(msgs)
+    with warnings.catch_warnings():  # e.g. the SDK's model-deprecation warnings
+        warnings.simplefilter('ignore', DeprecationWarning)
+        res = f()
+    assert msgs == before, 'messages were mutated by the check'
+    try: json.dumps(jsonable(msgs))
+    except (TypeError, ValueError) as e: raise AssertionError(f'messages not JSON-serializable: {e}') from None
+    return res
+
+def _guard(f):
+    "Decorate check `f(msgs, **kw)` with `_guarded`"
+    @wraps(f)
+    def _f(msgs, **kw): return _guarded(msgs, lambda: f(msgs, **kw))
+    return _f
+
+def _kw_strict(method, kw):
+    "Check extra request fields against the SDK method's own annotations"
+    hs = _hints(method)
+    for k, v in kw.items():
+        if k not in hs: raise AssertionError(f'${k}: unknown request field for {method.__qualname__}')
+        strict(v, hs[k], f'${k}')
+
+_io = {}  # `_io[api]`: the request body the mock captured; `_io[api+'_resp']`: a JSON response to send instead of the default
+_CANNED = dict(openai=lambda: _doc_example('/responses', 'Text input'), openai_chat=lambda: _doc_example('/chat/completions', 'Default'),
+               anthropic=lambda: _ant_example(), gemini=lambda: _gem_example(), bedrock=lambda: _bed_example())
+
+def _canned(api): return _io.get(api + '_resp') or _CANNED[api]()
+
+def _reply(mod, api, req):
+    "httpx(2) mock handler: capture the JSON body of `req`, answer with the canned response"
+    _io[api] = json.loads(req.content)
+    return mod.Response(200, json=_canned(api))
+
+def _send(api, f):
+    "Call the SDK with `f()` and return the body its mocked transport captured"
+    _io.pop(api, None)
+    try: f()
+    except AssertionError: raise
+    except Exception as e: raise AssertionError(f'the {api} SDK rejected the request: {type(e).__name__}: {e}') from e
+    assert api in _io, f'the {api} SDK sent no request'
+    return _io.pop(api)
+
+# ---------------------------------------------------------------- OpenAI spec
+def _fix(o):
+    "OpenAPI -> JSON Schema: the spec's `oneOf` are loose unions (members overlap), and `nullable: true` allows null"
+    if isinstance(o, list): return [_fix(x) for x in o]
+    if not isinstance(o, dict): return o
+    o = {('anyOf' if k == 'oneOf' else k): _fix(v) for k, v in o.items()}
+    if o.pop('nullable', None) is True: o = {'anyOf': [o, {'type': 'null'}]}
+    return o
+
+@cache
+def _spec(): return json.load(open(SPEC))
+
+@cache
+def _registry():
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+    return Registry().with_resource('urn:openai', DRAFT202012.create_resource(_fix(_spec())))
+
+@cache
+def _validator(name):
+    from jsonschema import Draft202012Validator
+    return Draft202012Validator({'$ref': f'urn:openai#/components/schemas/{name}'}, registry=_registry())
+
+def spec_errors(body, name):
+    "Errors of `body` against OpenAPI schema `name`, best first, as 'path: message' strings"
+    from jsonschema.exceptions import best_match, relevance
+    errs = sorted(_validator(name).iter_errors(body), key=relevance)
+    best = best_match(errs)
+    return [f'{e.json_path}: {e.message[:300]}' for e in ([best] if best else []) + [e for e in errs if e is not best]]
+
+def _spec_check(body, name):
+    errs = spec_errors(body, name)
+    if errs: raise AssertionError(f'OpenAI spec {name}: ' + '\n'.join(errs[:3]))
+
+def _doc_example(path, title):
+    "A documented response example from the spec's `x-oaiMeta`"
+    exs = _spec()['paths'][path]['post']['x-oaiMeta']['examples']
+    return json.loads(next(e['response'] for e in exs if e['title'] == title))
+
+# ---------------------------------------------------------------- OpenAI
+@cache
+def _oai():
+    import openai, httpx2
+    h = lambda req: _reply(httpx2, 'openai_chat' if req.url.path.endswith('/chat/completions') else 'openai', req)
+    return openai.OpenAI(api_key='sk-test', base_url='http://oracle.test/v1', max_retries=0,
+                         http_client=httpx2.Client(transport=httpx2.MockTransport(h)))
+
+@_guard
+def check_openai(input_items, **kw):
+    "Check a Responses API `input` list; returns the JSON body the SDK sends"
+    from openai.types.responses import ResponseInputParam
+    from openai.resources.responses import Responses
+    strict(input_items, ResponseInputParam)
+    _kw_strict(Responses.create, kw)
+    body = _send('openai', lambda: _oai().responses.create(model='gpt-4.1', input=input_items, **kw))
+    _spec_check(body, 'CreateResponse')
+    return body
+
+@_guard
+def check_openai_chat(messages, **kw):
+    "Check a Chat Completions `messages` list; returns the JSON body the SDK sends"
+    from openai.types.chat import ChatCompletionMessageParam
+    from openai.resources.chat.completions import Completions
+    strict(messages, typing.Iterable[ChatCompletionMessageParam])
+    _kw_strict(Completions.create, kw)
+    body = _send('openai_chat', lambda: _oai().chat.completions.create(model='gpt-4o', messages=messages, **kw))
+    _spec_check(body, 'CreateChatCompletionRequest')
+    return body
+
+# ---------------------------------------------------------------- Anthropic
+def _ant_example(text='Hello!', thinking=False, tool_use=False):
+    content = []
+    if thinking: content.append(dict(type='thinking', thinking='The user greets me; I should greet back.',
+                                     signature='EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds'))
+    content.append(dict(type='text', text=text))
+    if tool_use: content.append(dict(type='tool_use', id='toolu_01A09q90qw90lq917835lq9', name='get_weather',
+                                     input={'location': 'San Francisco, CA'}))
+    return dict(id='msg_013Zva2CMHLNnXjNJJKqJ2EF', type='message', role='assistant', model='claude-sonnet-4-5-20250929',
+                content=content, stop_reason='tool_use' if tool_use else 'end_turn', stop_sequence=None,
+                usage=dict(input_tokens=2095, output_tokens=503))
+
+@cache
+def _ant():
+    import anthropic, httpx2
+    return anthropic.Anthropic(api_key='sk-test', base_url='http://oracle.test', max_retries=0,
+                               http_client=httpx2.Client(transport=httpx2.MockTransport(partial(_reply, httpx2, 'anthropic'))))
+
+@_guard
+def check_anthropic(messages, **kw):
+    "Check a Messages API `messages` list (and `system=` etc); returns the JSON body the SDK sends"
+    from anthropic.types import MessageParam
+    from anthropic.resources.messages import Messages
+    strict(messages, typing.Iterable[MessageParam])
+    for i, m in enumerate(messages):  # the SDK type also admits role 'system'; the API docs only user/assistant turns
+        if m['role'] not in ('user', 'assistant'): _want(f'$[{i}].role', "'user' or 'assistant'", m['role'])
+    _kw_strict(Messages.create, kw)
+    return _send('anthropic', lambda: _ant().messages.create(model='claude-sonnet-4-5', max_tokens=1024, messages=messages, **kw))
+
+# ---------------------------------------------------------------- Gemini
+def _pyd(e, path):
+    "A pydantic ValidationError as an AssertionError naming JSON paths"
+    locs = lambda loc: ''.join(f'[{x}]' if isinstance(x, int) else f'.{x}' for x in loc)
+    return AssertionError('\n'.join(f"{path}{locs(d['loc'])}: {d['msg']} (got {_short(d.get('input'))})" for d in e.errors()))
+
+def _gem_validate(model, v, path):
+    "`model.model_validate(v)`, failing also on the unknown-enum-value warnings google-genai's enums only emit"
+    from pydantic import ValidationError
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', UserWarning)
+        try: model.model_validate(v)
+        except ValidationError as e: raise _pyd(e, path) from None
+        except UserWarning as e: raise AssertionError(f'{path}: {e}') from None
+    _gem_bytes(v, model, path)
+
+def _gem_bytes(v, ann, path):
+    "SDK-form bytes fields must hold `bytes`: pydantic would silently base64-decode a `str` there"
+    from pydantic import BaseModel
+    ann = _unwrap(ann)
+    o = typing.get_origin(ann)
+    if v is None: return
+    if ann is bytes:
+        if not isinstance(v, bytes): _want(path, 'bytes', v)
+    elif o in _UNIONS:
+        ms = [a for a in typing.get_args(ann) if a is not type(None)]
+        for a in ms:
+            if a is not bytes or len(ms) == 1: _gem_bytes(v, a, path)
+    elif o in (list, abc.Sequence) and isinstance(v, (list, tuple)):
+        for i, x in enumerate(v): _gem_bytes(x, typing.get_args(ann)[0], f'{path}[{i}]')
+    elif isinstance(ann, type) and issubclass(ann, BaseModel) and isinstance(v, dict):
+        fs = {a: f for n, f in ann.model_fields.items() for a in (n, f.alias) if a}
+        for k, x in v.items():
+            if k in fs: _gem_bytes(x, fs[k].annotation, f'{path}.{k}')
+
+def _gem_example(text='Hello!', thought=False, function_call=False):
+    sig = base64.b64encode(b'\x0a\x12thought-signature-1').decode()
+    parts = [dict(text='**Greeting the user**\n\nThe user said hi.', thought=True)] if thought else []
+    parts.append(dict(text=text))
+    if function_call: parts.append(dict(functionCall=dict(name='get_weather', args={'location': 'Boston, MA'})))
+    if thought: parts[-1]['thoughtSignature'] = sig  # the signature rides on the last (answer or call) part
+    return dict(candidates=[dict(content=dict(parts=parts, role='model'), finishReason='STOP', index=0)],
+                usageMetadata=dict(promptTokenCount=15, candidatesTokenCount=6, totalTokenCount=21),
+                modelVersion='gemini-2.5-flash', responseId='Il0taoSYJ5Cez7')
+
+@cache
+def _gem():
+    import httpx
+    from google import genai
+    from google.genai import types
+    http = httpx.Client(transport=httpx.MockTransport(partial(_reply, httpx, 'gemini')))
+    return genai.Client(api_key='test', vertexai=False, http_options=types.HttpOptions(httpx_client=http))
+
+@_guard
+def check_gemini(contents, **kw):
+    "Check a `contents` list of Content dicts (kw: GenerateContentConfig fields); returns the JSON body the SDK sends"
+    from google.genai import types
+    assert types.Content.model_config.get('extra') == 'forbid', 'google-genai models no longer forbid extra keys'
+    if not isinstance(contents, (list, tuple)): _want('$', 'a list of Content dicts', contents)
+    for i, c in enumerate(contents):
+        if not isinstance(c, dict): _want(f'$[{i}]', 'a Content dict', c)
+        _gem_validate(types.Content, c, f'$[{i}]')
+        if c.get('role') not in (None, 'user', 'model'):  # documented on `Content.role`
+            _want(f'$[{i}].role', "'user', 'model' or unset", c['role'])
+    _gem_validate(types.GenerateContentConfig, kw, '$config')
+    cfg = types.GenerateContentConfig.model_validate(kw) if kw else None
+    return _send('gemini', lambda: _gem().models.generate_content(model='gemini-2.5-flash', contents=contents, config=cfg))
+
+# ---------------------------------------------------------------- Bedrock
+MODEL_ID = 'anthropic.claude-3-5-sonnet-20240620-v1:0'
+
+def _bed_example(text='Hello!', reasoning=False, tool_use=False):
+    content = [dict(reasoningContent=dict(reasoningText=dict(text='The user greets me; I should greet back.',
+                                                             signature='ErcBCkgIAhABGAIiQMZ8h5dV'))) ] if reasoning else []
+    content.append(dict(text=text))
+    if tool_use: content.append(dict(toolUse=dict(toolUseId='tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name='get_weather',
+                                                  input={'location': 'Seattle, WA'})))
+    return dict(output=dict(message=dict(role='assistant', content=content)),
+                stopReason='tool_use' if tool_use else 'end_turn',
+                usage=dict(inputTokens=30, outputTokens=628, totalTokens=658), metrics=dict(latencyMs=1275))
+
+@cache
+def _bed():
+    import boto3
+    from botocore.awsrequest import AWSResponse
+    c = boto3.client('bedrock-runtime', region_name='us-east-1', aws_access_key_id='x', aws_secret_access_key='x')
+    def hook(request, **_):
+        _io['bedrock'] = json.loads(request.body)
+        data = json.dumps(_canned('bedrock')).encode()
+        raw = pytypes.SimpleNamespace(stream=lambda **k: iter([data]))
+        return AWSResponse(request.url, 200, {'content-type': 'application/json'}, raw)
+    c.meta.events.register('before-send.bedrock-runtime.Converse', hook)
+    return c
+
+def _shape_check(v, shape, path):
+    "What ParamValidator skips: enum values, and real bytes for blobs (botocore would base64 a `str` again)"
+    t = shape.type_name
+    if t == 'blob' and not isinstance(v, (bytes, bytearray)): _want(path, 'bytes', v)
+    elif t == 'string' and shape.enum and v not in shape.enum: _want(path, f'one of {shape.enum}', v)
+    elif t == 'structure' and isinstance(v, dict):
+        for k, x in v.items():
+            if k in shape.members: _shape_check(x, shape.members[k], f'{path}.{k}')
+    elif t == 'list' and isinstance(v, (list, tuple)):
+        for i, x in enumerate(v): _shape_check(x, shape.member, f'{path}[{i}]')
+    elif t == 'map' and isinstance(v, dict):
+        for k, x in v.items(): _shape_check(x, shape.value, f'{path}.{k}')
+
+@_guard
+def check_bedrock(messages, **kw):
+    "Check a Converse `messages` list (kw: other Converse fields); returns the JSON body boto3 sends"
+    from botocore.validate import ParamValidator
+    params = dict(modelId=MODEL_ID, messages=messages, **kw)
+    shape = _bed().meta.service_model.operation_model('Converse').input_shape
+    r = ParamValidator().validate(params, shape)
+    if r.has_errors(): raise AssertionError(r.generate_report())
+    _shape_check(params, shape, '$')
+    return _send('bedrock', lambda: _bed().converse(**params))
+
+APIS = dict(openai=check_openai, openai_chat=check_openai_chat, anthropic=check_anthropic, gemini=check_gemini, bedrock=check_bedrock)
+
+def check(api, msgs, **kw):
+    "Check `msgs` for `api` (a key of `APIS`); returns the request body"
+    return APIS[api](msgs, **kw)
+
+# ---------------------------------------------------------------- response builders
+def _no_extras(m, path='$'):
+    "Assert no pydantic model in `m` kept keys its type does not declare"
+    from pydantic import BaseModel
+    if isinstance(m, BaseModel):
+        assert not m.model_extra, f'{path}: undeclared keys {sorted(m.model_extra)} in {type(m).__name__}'
+        for k in type(m).model_fields: _no_extras(getattr(m, k), f'{path}.{k}')
+    elif isinstance(m, (list, tuple)):
+        for i, x in enumerate(m): _no_extras(x, f'{path}[{i}]')
+
+def _validated(cls, d, **dump):
+    m = cls.model_validate(d)
+    _no_extras(m)
+    got = m.model_dump(mode='json', exclude_unset=True, **dump)
+    assert got == d, f'{cls.__name__}.model_validate changed the example:\n{got}\n!=\n{d}'
+    return m
+
+def openai_response(text='Hello!', reasoning=True, tool_call=False):
+    "An `openai.types.responses.Response` built from the spec's documented example"
+    from openai.types.responses import Response
+    d = _doc_example('/responses', 'Reasoning')
+    d.pop('store')  # documented in the example, but not a field of the SDK's `Response`
+    msg = d['output'][0]
+    msg['content'][0].update(text=text, logprobs=[])  # the spec's OutputTextContent requires logprobs; the live API sends []
+    out = [msg]
+    if reasoning: out.insert(0, dict(type='reasoning', id='rs_67ccd7eca01881908ff0b5146584e408', encrypted_content='gAAAAABoISQ24OyVRYbkYfukTx6nHrpoXk',
+                                     summary=[dict(type='summary_text', text='**Answering a riddle**\n\nThe user asks a classic riddle.')]))
+    if tool_call: out.append(_doc_example('/responses', 'Functions')['output'][0])
+    d['output'] = out
+    return _validated(Response, d)
+
+def chat_completion(text='Hello!', tool_call=False):
+    "An `openai.types.chat.ChatCompletion` built from the spec's documented example"
+    from openai.types.chat import ChatCompletion
+    d = _doc_example('/chat/completions', 'Functions' if tool_call else 'Default')
+    if not tool_call: d['choices'][0]['message']['content'] = text
+    return _validated(ChatCompletion, d)
+
+def anthropic_message(text='Hello!', thinking=True, tool_use=False):
+    "An `anthropic.types.Message` with optional thinking (with signature) and tool_use blocks"
+    from anthropic.types import Message
+    return _validated(Message, _ant_example(text, thinking, tool_use))
+
+def gemini_response(text='Hello!', thought=True, function_call=False):
+    "A `GenerateContentResponse` as the real client parses it, with a bytes `thought_signature` when `thought`"
+    from google.genai import types
+    d = _gem_example(text, thought, function_call)
+    _validated(types.GenerateContentResponse, d, by_alias=True)
+    _io['gemini_resp'] = d
+    try: return _gem().models.generate_content(model='gemini-2.5-flash', contents='hi')
+    finally: _io.pop('gemini_resp')
+
+def bedrock_response(text='Hello!', reasoning=True, tool_use=False):
+    "The dict boto3's `converse` returns, parsed by the real client"
+    d = _bed_example(text, reasoning, tool_use)
+    _io['bedrock_resp'] = d
+    try: r = _bed().converse(modelId=MODEL_ID, messages=[dict(role='user', content=[dict(text='hi')])])
+    finally: _io.pop('bedrock_resp')
+    got = {k: v for k, v in r.items() if k != 'ResponseMetadata'}
+    assert got == d, f'boto3 dropped or changed keys:\n{got}\n!=\n{d}'
+    return r
