@@ -12,7 +12,7 @@ from .sniff import *
 from .parts import *
 from .core import *
 
-# %% ../nbs/20_cli.ipynb #a74417d8
+# %% ../nbs/20_cli.ipynb #2d620eb7
 def _arg(s:str):
     "A command-line argument as content: `@path` reads a file, anything else is text or a URL"
     if s.startswith('@@'): return s[1:]
@@ -31,14 +31,15 @@ def run(
     api:str='openai', # Target API, or 'all'
     model:str=None, # If given, the whole request body for this model
     cache:bool=False, # Mark the message as a cache breakpoint
+    system:str=None, # A system prompt (then the whole request is shown)
 ):
     "The JSON-ready messages (or request body) for `content`"
     def one(a):
         msgs = [mk_msg(content, api=a, cache=cache)]
-        return jsonable(get_api(a).body(model, msgs) if model else msgs)
+        return jsonable(mk_request(msgs, a, model=model, system=system) if model or system else msgs)
     return {a:one(a) for a in apis()} if api=='all' else one(api)
 
-# %% ../nbs/20_cli.ipynb #fc82454e
+# %% ../nbs/20_cli.ipynb #acebdc07
 def main(argv=None):
     "Entry point of the `msgkit` command"
     ap = argparse.ArgumentParser(prog='msgkit', description="Print, as JSON, the messages an LLM API takes for the text, "
@@ -47,8 +48,9 @@ def main(argv=None):
     ap.add_argument('--api', default='openai', help=f"target API, or 'all' (default: openai)")
     ap.add_argument('--model', help="print the whole request body for this model")
     ap.add_argument('--cache', action='store_true', help="mark the message as a cache breakpoint")
+    ap.add_argument('--system', help="a system prompt, put where the API wants it (shows the whole request)")
     ap.add_argument('--indent', type=int, default=1, help="JSON indent (default: 1)")
     a = ap.parse_args(argv)
-    try: r = run([_arg(o) for o in a.content] or sample_content(), api=a.api, model=a.model, cache=a.cache)
+    try: r = run([_arg(o) for o in a.content] or sample_content(), api=a.api, model=a.model, cache=a.cache, system=a.system)
     except (ValueError, TypeError) as e: raise SystemExit(f"msgkit: {e}")
     print(json.dumps(r, indent=a.indent, ensure_ascii=False))

@@ -26,19 +26,20 @@ def _doc_src(p):
     if p.mt=='application/pdf': return dict(type='base64', media_type='application/pdf', data=_b64(p.data))
     return dict(type='text', media_type='text/plain', data=p.text if 'text' in p else p.data.decode('utf-8'))
 
-# %% ../../nbs/11_anthropic.ipynb #911aac51
+# %% ../../nbs/11_anthropic.ipynb #cd9bfe92
 @register
 class AnthropicAdapter(Adapter):
     "Anthropic Messages API content blocks"
     name,sdk = 'anthropic',('anthropic',)
-    media_types = dict(image=_img_mts, document={'application/pdf'} | _text_mts)
+    media_types,url_mts = dict(image=_img_mts, document={'application/pdf'} | _text_mts),_img_mts | {'application/pdf'}
     role_hint = ": pass a system prompt as messages.create(system=...)"
     def text_msg(self, role, s): return dict(role=role, content=s)
-    def takes(self, p): return super().takes(p) and not (p.type=='document' and 'url' in p and p.mt!='application/pdf')
 
+    limits = dict(image=(5*1024*1024,'b64'), document=(32*1024*1024,'b64'))
     def part(self, p, role='user'):
         self.chk(p)
         if p.type=='text': return dict(type='text', text=p.text)
+        if 'file' in p: return dict(type='image' if p.type=='image' else 'document', source=dict(type='file', file_id=p.file))
         if p.type=='image':
             src = dict(type='url', url=p.url) if 'url' in p else dict(type='base64', media_type=p.mt, data=_b64(p.data))
             return dict(type='image', source=src)
@@ -50,9 +51,10 @@ class AnthropicAdapter(Adapter):
 
     def msg(self, role, blocks): return dict(role=role, content=blocks)
 
-# %% ../../nbs/11_anthropic.ipynb #063e541c
+# %% ../../nbs/11_anthropic.ipynb #9eba6450
 @patch
-def body(self:AnthropicAdapter, model, msgs): return dict(model=model, max_tokens=1024, messages=msgs)
+def request(self:AnthropicAdapter, msgs, model=None, system=None, max_tokens=1024, **kw):
+    return dict(model=model, max_tokens=max_tokens, messages=msgs, **({'system':system} if system else {}), **kw)
 
 # %% ../../nbs/11_anthropic.ipynb #7fee723e
 AnthropicAdapter.cache_key = 'cache_control'

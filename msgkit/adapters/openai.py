@@ -11,7 +11,7 @@ from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
 
-# %% ../../nbs/10_openai.ipynb #fd187ac0
+# %% ../../nbs/10_openai.ipynb #83ebcdde
 def _b64(b:bytes)->str: return base64.b64encode(b).decode()
 def _data_uri(p)->str: return f"data:{p.mt};base64,{_b64(p.data)}"
 
@@ -24,6 +24,7 @@ def _doc_text(p)->str:
     return head + body
 
 _img_mts = {'image/png','image/jpeg','image/gif','image/webp'}
+_max_file = 50*1024*1024  # OpenAI's stated per-file input limit (50 MB)
 _text_mts = {'text/plain','text/markdown','text/csv','text/html','application/json','text/xml','application/xml'}
 _blocks = {'input_text','input_image','input_file','output_text','refusal'}
 _items = {'message','reasoning','function_call','function_call_output','file_search_call','web_search_call','computer_call',
@@ -31,17 +32,19 @@ _items = {'message','reasoning','function_call','function_call_output','file_sea
           'mcp_call','mcp_list_tools','mcp_approval_request','mcp_approval_response','custom_tool_call','custom_tool_call_output',
           'item_reference','compaction','shell_call','shell_call_output','apply_patch_call','apply_patch_call_output'}
 
-# %% ../../nbs/10_openai.ipynb #6afc4f7d
+# %% ../../nbs/10_openai.ipynb #d4b9c197
 @register
 class OpenAIAdapter(Adapter):
     "OpenAI Responses API `input` items"
     name,sdk,roles,opts,resp_list = 'openai',('openai',),('user','assistant','system','developer'),('detail',),True
-    media_types = dict(image=_img_mts, document={'application/pdf'} | _text_mts)
+    media_types,url_mts = dict(image=_img_mts, document={'application/pdf'} | _text_mts),_img_mts | {'application/pdf'}
     def text_msg(self, role, s): return dict(role=role, content=s)
 
+    limits = dict(image=(_max_file,'raw'), document=(_max_file,'raw'))
     def part(self, p, role='user', detail='auto'):
         self.chk(p)
         if p.type=='text': return dict(type='input_text', text=p.text)
+        if 'file' in p: return dict(type='input_image', file_id=p.file, detail=detail) if p.type=='image' else dict(type='input_file', file_id=p.file)
         if p.type=='image': return dict(type='input_image', image_url=p.get('url') or _data_uri(p), detail=detail)
         if p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(type='input_text', text=_doc_text(p))
         if 'url' in p: return dict(type='input_file', file_url=p.url)
@@ -57,9 +60,10 @@ class OpenAIAdapter(Adapter):
 
 def _filename(p): return (p.get('title') or 'document').replace('/','_') + ('' if (p.get('title') or '').lower().endswith('.pdf') else '.pdf')
 
-# %% ../../nbs/10_openai.ipynb #5cf0134b
+# %% ../../nbs/10_openai.ipynb #3029ff3c
 @patch
-def body(self:OpenAIAdapter, model, msgs): return dict(model=model, input=msgs)
+def request(self:OpenAIAdapter, msgs, model=None, system=None, **kw):
+    return dict(model=model, input=msgs, **({'instructions':system} if system else {}), **kw)
 
 # %% ../../nbs/10_openai.ipynb #d03147dc
 _ttls = ('30m','12h')
