@@ -146,6 +146,6 @@ def test_fetch_when_asked():
     for api in ('bedrock', 'openai_chat'):
         m = mk_msg([u, "Summarise"], api=api, fetch=cli)
         check(api, [m])
-    assert seen[:2] == [u, "https://example.com/pdf/paper.pdf"]
+    assert seen[:2] == [u, "https://example.com/paper.pdf"]
     m = mk_msg([u, "Summarise"], api='anthropic', fetch=cli)   # Anthropic takes PDF URLs itself: nothing fetched
     assert m['content'][0]['source'] == {'type':'url', 'url':u} and len(seen)==4
