@@ -137,7 +137,7 @@ def test_fetch_when_asked():
     seen = []
     def site(req):
         seen.append(str(req.url))
-        if req.url.path=='/paper': return httpx.Response(302, headers={'location':'/paper.pdf'})
+        if req.url.path=='/pdf/paper': return httpx.Response(302, headers={'location':'/files/paper.pdf'})
         return httpx.Response(200, content=pdf, headers={'content-type':'text/html'})
     cli = httpx.Client(transport=httpx.MockTransport(site))
     u = "https://example.com/pdf/paper"
@@ -146,6 +146,6 @@ def test_fetch_when_asked():
     for api in ('bedrock', 'openai_chat'):
         m = mk_msg([u, "Summarise"], api=api, fetch=cli)
         check(api, [m])
-    assert seen[:2] == [u, "https://example.com/paper.pdf"]
+    assert seen[:2] == [u, "https://example.com/files/paper.pdf"]
     m = mk_msg([u, "Summarise"], api='anthropic', fetch=cli)   # Anthropic takes PDF URLs itself: nothing fetched
     assert m['content'][0]['source'] == {'type':'url', 'url':u} and len(seen)==4
