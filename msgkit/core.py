@@ -7,27 +7,27 @@ __all__ = ['mk_msg_openai', 'mk_msgs_openai', 'mk_msg_anthropic', 'mk_msgs_anthr
            'mk_msgs_openai_chat', 'mk_msg_gemini', 'mk_msgs_gemini', 'mk_msg_bedrock', 'mk_msgs_bedrock', 'mk_msg',
            'mk_msgs', 'doc_part', 'mk_doc', 'mk_ant_doc', 'mk_request', 'jsonable']
 
-# %% ../nbs/02_core.ipynb #ab05610d
-import copy
+# %% ../nbs/02_core.ipynb #43d20253
+import copy, contextvars
 from pathlib import Path
 from functools import partial
 from fastcore.utils import *
 from .sniff import *
 from .parts import *
 
-# %% ../nbs/02_core.ipynb #8333be81
+# %% ../nbs/02_core.ipynb #a5186dbc
 def _response_items(x, ad):
     "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
     for src in _adapters(ad):
         its = src.items(x)
-        if its is not None: return (copy.deepcopy(its) if src is ad else [_render_item(d, src, ad) for d in its]), src
+        if its is not None: return (copy.deepcopy(its) if src is ad else [o for d in its for o in _render_item(d, src, ad)]), src
     return None
 
 def _render_item(d, src, ad):
-    "Translate history item `d` from `src`'s form to `ad`'s"
+    "Translate history item `d` from `src`'s form to `ad`'s: a list, empty if nothing in it is for `ad`"
     role,parts = src.parse_item(d)
-    return ad.msg(role, [ad.part(p, role) for p in parts])
+    return _content(parts, ad, _role(role), {})
 
 def _owner(d, test='owns'):
     "The adapter whose form block (or item) `d` is in"
@@ -47,20 +47,33 @@ def _block(o, ad, role, kw, fetch=False):
         src = _owner(o)
         if not src: raise ValueError(f"Unrecognised content block for api={ad.name!r}: {str(o)[:100]}")
         o = src.parse_block(o)
-    p = to_part(o)
+    p = _named(to_part(o))
+    if 'raw' in p and p.get('api')!=ad.name: return None
     if not ad.takes(p): p = _fetched(p, fetch)
     return ad.part(ad.chk(p), role, **kw)
 
+def _as_list(r): return r if isinstance(r, list) else [r]
+
+_names = contextvars.ContextVar('tool_names', default=None)
+def _named(p):
+    "Remember the names of tool calls, and give a tool result without one its call's name (Gemini needs it)"
+    seen = _names.get()
+    if seen is None or p.type not in ('tool_call','tool_result'): return p
+    if p.type=='tool_call': seen[p.id] = p.name
+    elif not p.get('name') and p.id in seen: p = Part({**p, 'name':seen[p.id]})
+    return p
+
 def _content(c, ad, role, kw, fetch=False):
-    "Render content `c` (a str, a list, or any single item) for `ad`: plain text stays a string"
+    "Items for `ad` from content `c` (a str, a list, or any single item): plain text stays a string"
     if c is None or (isinstance(c, (list,tuple)) and not c): raise ValueError("A message needs content: got nothing")
     items = list(c) if isinstance(c, (list,tuple)) else [c]
     if len(items)==1 and isinstance(items[0], str) and not kw:
         p = to_part(items[0])
-        if p.type=='text': return ad.text_msg(role, p.text)
-    return ad.msg(role, [_block(o, ad, role, kw, fetch) for o in items])
+        if p.type=='text': return [ad.text_msg(role, p.text)]
+    blocks = [b for b in (_block(o, ad, role, kw, fetch) for o in items) if b is not None]
+    return _as_list(ad.msg(role, blocks)) if blocks else []
 
-# %% ../nbs/02_core.ipynb #c42987fc
+# %% ../nbs/02_core.ipynb #4c4777cf
 def _items(x, role, ad, kw, resp=None, fetch=False):
     "History items for `ad` from one input `x` (content, a dict, or an SDK response)"
     r = _response_items(x, ad)
@@ -70,10 +83,28 @@ def _items(x, role, ad, kw, resp=None, fetch=False):
     if isinstance(x, dict) and not isinstance(x, Part):
         if ad.owns_item(x) or ad.own_msg(x): return [copy.deepcopy(x)]
         src = _owner(x, 'owns_item')
-        if src: return [_render_item(x, src, ad)]
+        if src: return _render_item(x, src, ad)
         m = first(o.split_msg(x) for o in _adapters(ad) if o.split_msg(x))
-        if m: return [_content(m[1], ad, _role(m[0]), kw, fetch)]
-    return [_content(x, ad, role, kw, fetch)]
+        if m: return _content(m[1], ad, _role(m[0]), kw, fetch)
+    if _entries(x): return [o for e in x for o in _items(e, role, ad, kw, fetch=fetch)]
+    return _content(x, ad, role, kw, fetch)
+
+def _is_entry(d):
+    "Is `d` a whole history item (a message or a top-level item) of some API, rather than a content block?"
+    return isinstance(d, dict) and not isinstance(d, Part) and any(o.owns_item(d) or o.split_msg(d) for o in _adapters())
+
+def _entries(x):
+    "Is `x` a list of history items (as `mk_toolres` returns), to be expanded in place?"
+    return isinstance(x, (list,tuple)) and bool(x) and all(map(_is_entry, x))
+
+def _merged(res, ad):
+    "`res` with consecutive messages merged where `ad` wants one turn per role"
+    out = []
+    for o in res:
+        m = ad.merge(out[-1], o) if out else None
+        if m is None: out.append(o)
+        else: out[-1] = m
+    return out
 
 def _adapters(ad=None):
     "Every adapter, `ad` first"
@@ -84,7 +115,7 @@ def _role(r):
     for o in _adapters(): r = o.role_map.get(r, r)
     return r
 
-# %% ../nbs/02_core.ipynb #d7afa889
+# %% ../nbs/02_core.ipynb #8591c1d4
 def mk_msg(
     content, # Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those
     role:str='user', # Role of the message, unless `content` carries its own
@@ -98,13 +129,13 @@ def mk_msg(
     ad = get_api(api)
     ad.chk_opts(kw)
     src = []
-    its = _items(content, role, ad, kw, src, fetch)
+    its = _merged(_items(content, role, ad, kw, src, fetch), ad)
     for o in its: ad.chk_role(o)
     if cache: its[-1] = ad.cache(its[-1], ttl)
     its = [dict2obj(o, list_func=list) for o in its]
     return its if len(its)!=1 or (src and src[0].resp_list) else its[0]
 
-# %% ../nbs/02_core.ipynb #01259d74
+# %% ../nbs/02_core.ipynb #a0916b8e
 def mk_msgs(
     msgs:list, # The history: each item anything `mk_msg` takes
     api:str='openai', # Target API: see `apis()`
@@ -118,8 +149,11 @@ def mk_msgs(
     ad = get_api(api)
     ad.chk_opts(kw)
     if not isinstance(msgs, (list,tuple)): msgs = [msgs]
-    res = []
-    for i,o in enumerate(msgs): res += _items(o, ('user','assistant')[i%2], ad, kw, fetch=fetch)
+    res,tok = [],_names.set({})
+    try:
+        for i,o in enumerate(msgs): res += _items(o, ('user','assistant')[i%2], ad, kw, fetch=fetch)
+    finally: _names.reset(tok)
+    res = _merged(res, ad)
     for o in res: ad.chk_role(o)
     if cache_last_ckpt_only: res = [ad.uncache(o) for o in res]
     if cache and res: res[-1] = ad.cache(res[-1], ttl)

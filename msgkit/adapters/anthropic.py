@@ -26,7 +26,7 @@ def _doc_src(p):
     if p.mt=='application/pdf': return dict(type='base64', media_type='application/pdf', data=_b64(p.data))
     return dict(type='text', media_type='text/plain', data=p.text if 'text' in p else p.data.decode('utf-8'))
 
-# %% ../../nbs/11_anthropic.ipynb #cd9bfe92
+# %% ../../nbs/11_anthropic.ipynb #b8307a30
 @register
 class AnthropicAdapter(Adapter):
     "Anthropic Messages API content blocks"
@@ -39,6 +39,12 @@ class AnthropicAdapter(Adapter):
     def part(self, p, role='user'):
         self.chk(p)
         if p.type=='text': return dict(type='text', text=p.text)
+        if 'raw' in p: return copy.deepcopy(p.raw)
+        if p.type=='tool_call': return dict(type='tool_use', id=p.id or p.name, name=p.name, input=p.args)
+        if p.type=='tool_result':
+            c = [self.part(o) for o in p.content]
+            d = dict(type='tool_result', tool_use_id=p.id or p.name, content=c)
+            return {**d, 'is_error':True} if p.is_error else d
         if 'file' in p: return dict(type='image' if p.type=='image' else 'document', source=dict(type='file', file_id=p.file))
         if p.type=='image':
             src = dict(type='url', url=p.url) if 'url' in p else dict(type='base64', media_type=p.mt, data=_b64(p.data))
@@ -69,7 +75,7 @@ def cache(self:AnthropicAdapter, msg, ttl=None):
 @patch
 def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/11_anthropic.ipynb #a1e75ac8
+# %% ../../nbs/11_anthropic.ipynb #a8e1743f
 @patch
 def items(self:AnthropicAdapter, x):
     "History items from an Anthropic SDK `Message` (or its `model_dump()`), else `None`"
@@ -86,6 +92,11 @@ def owns(self:AnthropicAdapter, d): return d.get('type') in _blocks
 def parse_block(self:AnthropicAdapter, d):
     t,src = d.get('type'),d.get('source') or {}
     if t=='text': return text_part(d['text'])
+    if t=='tool_use': return tool_call_part(d['id'], d['name'], d.get('input') or {})
+    if t=='tool_result':
+        c = d.get('content') or []
+        return tool_result_part(d['tool_use_id'], [text_part(c)] if isinstance(c, str) else [self.parse_block(o) for o in c], is_error=bool(d.get('is_error')))
+    if t not in ('image','document'): return opaque_part('anthropic', d, 'thinking' if 'thinking' in t else 'opaque')
     if t in ('image','document'):
         st = src.get('type')
         if st=='base64': p = media(base64.b64decode(src['data']), src.get('media_type'))
@@ -98,3 +109,21 @@ def parse_block(self:AnthropicAdapter, d):
         if 'citations' in d: p['citations'] = bool((d['citations'] or {}).get('enabled'))
         return p
     raise ValueError(f"msgkit can't translate Anthropic {t!r} blocks to another API yet")
+
+@patch
+def merge(self:AnthropicAdapter, a, b):
+    if a.get('role')!=b.get('role') or set(a)!={'role','content'} or set(b)!={'role','content'}: return None
+    blocks = lambda c: [dict(type='text', text=c)] if isinstance(c, str) else c
+    return dict(role=a['role'], content=blocks(a['content']) + blocks(b['content']))
+
+# %% ../../nbs/11_anthropic.ipynb #8d9309e8
+@patch
+def usage(self:AnthropicAdapter, r):
+    u = r.get('usage') or {}
+    cr,cw = u.get('cache_read_input_tokens') or 0,u.get('cache_creation_input_tokens') or 0
+    return mk_usage((u.get('input_tokens') or 0)+cr+cw, u.get('output_tokens'), cr, cw, 0)
+
+_stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_context_window_exceeded='length',
+              tool_use='tool_call', pause_turn='pause', refusal='refusal')
+@patch
+def finish(self:AnthropicAdapter, r): return _stops.get(r.get('stop_reason'), r.get('stop_reason') and 'other')

@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['doc_name', 'BedrockAdapter']
 
-# %% ../../nbs/14_bedrock.ipynb #5101ffaa
-import base64, copy, hashlib, re
+# %% ../../nbs/14_bedrock.ipynb #377c9902
+import base64, copy, hashlib, json, re
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
@@ -30,7 +30,7 @@ def doc_name(p)->str:
     h = hashlib.sha1(p.get('data') or (p.get('text') or '\n'.join(p.get('chunks', []))).encode() or p.get('url', '').encode())
     return f"document-{h.hexdigest()[:10]}"
 
-# %% ../../nbs/14_bedrock.ipynb #fe1217c9
+# %% ../../nbs/14_bedrock.ipynb #f0fb5962
 @register
 class BedrockAdapter(Adapter):
     "AWS Bedrock Converse `messages`"
@@ -44,6 +44,11 @@ class BedrockAdapter(Adapter):
     def part(self, p, role='user'):
         self.chk(p)
         if p.type=='text': return dict(text=p.text)
+        if 'raw' in p: return copy.deepcopy(p.raw)
+        if p.type=='tool_call': return dict(toolUse=dict(toolUseId=p.id or p.name, name=p.name, input=p.args))
+        if p.type=='tool_result':
+            d = dict(toolUseId=p.id or p.name, content=[self.part(o) for o in p.content])
+            return dict(toolResult={**d, 'status':'error'} if p.is_error else d)
         if 'file' in p: src = dict(s3Location=dict(uri=p.file))
         elif 'chunks' in p: src = dict(content=[dict(text=o) for o in p.chunks])
         elif 'text' in p: src = dict(bytes=p.text.encode())
@@ -67,7 +72,7 @@ class BedrockAdapter(Adapter):
         if isinstance(system, str): system = [dict(text=system)]
         return dict(modelId=model, messages=msgs, **({'system':system} if system else {}), **kw)
 
-# %% ../../nbs/14_bedrock.ipynb #84ed8ea7
+# %% ../../nbs/14_bedrock.ipynb #ed8bd40e
 _blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint','reasoningContent',
            'citationsContent','searchResult'}
 
@@ -89,6 +94,10 @@ def owns(self:BedrockAdapter, d): return len(d)==1 and next(iter(d)) in _blocks
 def parse_block(self:BedrockAdapter, d):
     (k,v), = d.items()
     if k=='text': return text_part(v)
+    if k=='toolUse': return tool_call_part(v['toolUseId'], v['name'], v.get('input') or {})
+    if k=='toolResult':
+        c = [text_part(json.dumps(o['json'])) if 'json' in o else self.parse_block(o) for o in v.get('content') or []]
+        return tool_result_part(v['toolUseId'], c, is_error=v.get('status')=='error')
     if k in _kinds:
         src,mt = v['source'],_mt.get(v['format'])
         if 's3Location' in src: return Part(type=k, mt=mt, file=src['s3Location']['uri'], api='bedrock')
@@ -99,10 +108,27 @@ def parse_block(self:BedrockAdapter, d):
             p.title = v.get('name')
             if v.get('context'): p.context = v['context']
         return p
-    raise ValueError(f"msgkit can't translate Bedrock {k!r} blocks to another API yet")
+    return opaque_part('bedrock', d, 'thinking' if k=='reasoningContent' else 'opaque')
+
+@patch
+def merge(self:BedrockAdapter, a, b):
+    if a.get('role')!=b.get('role') or set(a)!={'role','content'} or set(b)!={'role','content'}: return None
+    return dict(role=a['role'], content=a['content']+b['content'])
 
 @patch
 def items(self:BedrockAdapter, x):
     "History items from a Converse response dict, else `None`"
     if not isinstance(x, dict) or not isinstance(x.get('output'), dict) or 'message' not in x['output']: return None
     return [copy.deepcopy(x['output']['message'])]
+
+# %% ../../nbs/14_bedrock.ipynb #026f625c
+@patch
+def usage(self:BedrockAdapter, r):
+    u = r.get('usage') or {}
+    cr,cw = u.get('cacheReadInputTokens') or 0,u.get('cacheWriteInputTokens') or 0
+    return mk_usage((u.get('inputTokens') or 0)+cr+cw, u.get('outputTokens'), cr, cw, 0)
+
+_stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_context_window_exceeded='length', tool_use='tool_call',
+              guardrail_intervened='content_filter', content_filtered='content_filter', malformed_model_output='error', malformed_tool_use='error')
+@patch
+def finish(self:BedrockAdapter, r): return _stops.get(r.get('stopReason'), r.get('stopReason') and 'other')

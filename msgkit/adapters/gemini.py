@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['GeminiAdapter']
 
-# %% ../../nbs/13_gemini.ipynb #cd664049
-import base64, copy
+# %% ../../nbs/13_gemini.ipynb #3eff71dc
+import base64, copy, json, re
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
 from .openai import _doc_text
 
-# %% ../../nbs/13_gemini.ipynb #ec30d989
+# %% ../../nbs/13_gemini.ipynb #82316854
 _img_mts = {'image/png','image/jpeg','image/webp','image/heic','image/heif'}
 _audio_mts = {'audio/wav','audio/mpeg','audio/aiff','audio/aac','audio/ogg','audio/flac'}
 _video_mts = {'video/mp4','video/mpeg','video/quicktime','video/x-msvideo','video/x-flv','video/webm','video/x-ms-wmv','video/3gpp'}
@@ -37,6 +37,9 @@ class GeminiAdapter(Adapter):
     def part(self, p, role='user'):
         self.chk(p)
         if p.type=='text': return dict(text=p.text)
+        if 'raw' in p: return copy.deepcopy(p.raw)
+        if p.type=='tool_call': return dict(function_call=dict(**({'id':p.id} if p.id else {}), name=p.name, args=p.args))
+        if p.type=='tool_result': return dict(function_response=self.fn_response(p))
         if p.type=='document' and p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(text=_doc_text(p))
         mt = _gem_mt.get(p.mt, p.mt)
         if 'url' in p: return dict(file_data=dict(file_uri=p.url, mime_type=mt))
@@ -50,7 +53,7 @@ class GeminiAdapter(Adapter):
         cfg = {**(config or {}), **({'system_instruction':system} if system else {})}
         return dict(model=model, contents=msgs, **({'config':cfg} if cfg else {}), **kw)
 
-# %% ../../nbs/13_gemini.ipynb #7d6df401
+# %% ../../nbs/13_gemini.ipynb #79a11c1a
 @patch
 def cache(self:GeminiAdapter, msg, ttl=None):
     if ttl: raise ValueError("api='gemini' sets cache TTLs on explicit caches: client.caches.create(..., config=dict(ttl=...))")
@@ -61,9 +64,29 @@ def owns(self:GeminiAdapter, d): return 'type' not in d and bool(d) and set(d) <
 
 def _b(x): return x if isinstance(x, bytes) else base64.b64decode(x)
 
+def _g(d, k):
+    "Field `k` of Gemini dict `d`, spelled in snake or camel case"
+    return d.get(k, d.get(re.sub(r'_(\w)', lambda m: m[1].upper(), k)))
+
+@patch
+def fn_response(self:GeminiAdapter, p):
+    "A `function_response` for tool result part `p`: text as `output` (or `error`), media as its `parts`"
+    txt = '\n\n'.join(o.text for o in p.content if o.type=='text')
+    parts = [self.part(o) for o in p.content if o.type!='text']
+    if not p.name: raise ValueError("api='gemini' needs the tool's name in a function response: pass the call from tool_calls()")
+    return dict(**({'id':p.id} if p.id else {}), name=p.name, response={'error' if p.is_error else 'output': txt},
+                **({'parts':parts} if parts else {}))
+
 @patch
 def parse_block(self:GeminiAdapter, d):
-    if 'text' in d and not d.get('thought'): return text_part(d['text'])
+    if _g(d, 'thought'): return opaque_part('gemini', d, 'thinking')
+    if 'text' in d: return text_part(d['text'])
+    if fc := _g(d, 'function_call'): return tool_call_part(fc.get('id'), fc['name'], fc.get('args') or {})
+    if fr := _g(d, 'function_response'):
+        r = fr.get('response') or {}
+        out = r.get('error', r.get('output', r))
+        c = [text_part(out if isinstance(out, str) else json.dumps(out))] + [self.parse_block(o) for o in fr.get('parts') or []]
+        return tool_result_part(fr.get('id'), c, name=fr.get('name'), is_error='error' in r)
     blob,fd = d.get('inline_data') or d.get('inlineData'),d.get('file_data') or d.get('fileData')
     if blob:
         mt = blob.get('mime_type') or blob.get('mimeType')
@@ -72,3 +95,51 @@ def parse_block(self:GeminiAdapter, d):
         u,mt = fd.get('file_uri') or fd.get('fileUri'),fd.get('mime_type') or fd.get('mimeType')
         return media_url(u, mt=_std_mt.get(mt, mt) or url_type(u))
     raise ValueError(f"msgkit can't translate Gemini {', '.join(d)} parts to another API yet")
+
+@patch
+def merge(self:GeminiAdapter, a, b):
+    if a.get('role')!=b.get('role') or set(a)!={'role','parts'} or set(b)!={'role','parts'}: return None
+    return dict(role=a['role'], parts=a['parts']+b['parts'])
+
+# %% ../../nbs/13_gemini.ipynb #bb4967f0
+def _unb64(d):
+    "Bytes fields of a Gemini content dict from JSON (base64 text) back to bytes"
+    d = copy.deepcopy(d)
+    for p in d.get('parts') or []:
+        for k in ('thought_signature','thoughtSignature'):
+            if isinstance(p.get(k), str): p[k] = base64.urlsafe_b64decode(p[k] + '='*(-len(p[k])%4))
+        blob = _g(p, 'inline_data')
+        if blob and isinstance(blob.get('data'), str): blob['data'] = base64.urlsafe_b64decode(blob['data'] + '='*(-len(blob['data'])%4))
+    return d
+
+@patch
+def items(self:GeminiAdapter, x):
+    "History items from a google-genai `GenerateContentResponse` (or its `model_dump()`), else `None`"
+    if isinstance(x, dict):
+        if not isinstance(x.get('candidates'), list) or not x['candidates']: return None
+        c = x['candidates'][0].get('content')
+        return [_unb64(drop_none(c))] if c else []
+    if not type(x).__module__.startswith('google.genai') or not hasattr(x, 'candidates'): return None
+    if not x.candidates or not x.candidates[0].content: return []
+    return [x.candidates[0].content.model_dump(exclude_none=True)]
+
+@patch
+def resp(self:GeminiAdapter, x):
+    if self.items(x) is None: return None
+    return x.model_dump(mode='json', exclude_none=True) if hasattr(x, 'model_dump') else x
+
+@patch
+def usage(self:GeminiAdapter, r):
+    u = r.get('usage_metadata') or r.get('usageMetadata') or {}
+    th = _g(u, 'thoughts_token_count') or 0
+    return mk_usage(_g(u, 'prompt_token_count'), (_g(u, 'candidates_token_count') or 0)+th, _g(u, 'cached_content_token_count'), 0, th)
+
+_filters = {'SAFETY','RECITATION','BLOCKLIST','PROHIBITED_CONTENT','SPII','IMAGE_SAFETY','IMAGE_PROHIBITED_CONTENT','IMAGE_RECITATION','LANGUAGE'}
+@patch
+def finish(self:GeminiAdapter, r):
+    c = (r.get('candidates') or [{}])[0]
+    f = _g(c, 'finish_reason')
+    if f=='STOP': return 'tool_call' if any(_g(o, 'function_call') for o in (c.get('content') or {}).get('parts') or []) else 'stop'
+    if f=='MAX_TOKENS': return 'length'
+    if f in _filters: return 'content_filter'
+    return f and ('error' if 'MALFORMED' in f or 'UNEXPECTED' in f else 'other')

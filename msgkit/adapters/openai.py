@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['OpenAIAdapter']
 
-# %% ../../nbs/10_openai.ipynb #018885be
-import base64, copy
+# %% ../../nbs/10_openai.ipynb #a4f7c6c9
+import base64, copy, json
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
@@ -32,7 +32,7 @@ _items = {'message','reasoning','function_call','function_call_output','file_sea
           'mcp_call','mcp_list_tools','mcp_approval_request','mcp_approval_response','custom_tool_call','custom_tool_call_output',
           'item_reference','compaction','shell_call','shell_call_output','apply_patch_call','apply_patch_call_output'}
 
-# %% ../../nbs/10_openai.ipynb #d4b9c197
+# %% ../../nbs/10_openai.ipynb #6fce0141
 @register
 class OpenAIAdapter(Adapter):
     "OpenAI Responses API `input` items"
@@ -44,19 +44,31 @@ class OpenAIAdapter(Adapter):
     def part(self, p, role='user', detail='auto'):
         self.chk(p)
         if p.type=='text': return dict(type='input_text', text=p.text)
+        if 'raw' in p: return copy.deepcopy(p.raw)
+        if p.type=='tool_call': return dict(type='function_call', call_id=p.id or p.name, name=p.name, arguments=json.dumps(p.args))
+        if p.type=='tool_result': return dict(type='function_call_output', call_id=p.id or p.name, output=self.output(p.content, detail))
         if 'file' in p: return dict(type='input_image', file_id=p.file, detail=detail) if p.type=='image' else dict(type='input_file', file_id=p.file)
         if p.type=='image': return dict(type='input_image', image_url=p.get('url') or _data_uri(p), detail=detail)
         if p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(type='input_text', text=_doc_text(p))
         if 'url' in p: return dict(type='input_file', file_url=p.url)
         return dict(type='input_file', filename=p.get('filename') or _filename(p), file_data=_data_uri(p))
 
+    def output(self, parts, detail='auto'):
+        "A `function_call_output`'s `output`: a string for text, else a list of input blocks"
+        if all(o.type=='text' for o in parts): return '\n\n'.join(o.text for o in parts)
+        return [self.part(o, detail=detail) for o in parts]
+
     def msg(self, role, blocks):
+        items = [o for o in blocks if o.get('type') in _items]
+        blocks = [o for o in blocks if o.get('type') not in _items]
+        if not blocks: return items
         if role=='assistant':
             if any(o.get('type') not in ('input_text','output_text') for o in blocks):
                 raise ValueError("api='openai' takes only text in an assistant message you write; "
                                  "pass the SDK's Response to keep what the model produced")
             blocks = '\n\n'.join(o['text'] for o in blocks)
-        return dict(role=role, content=blocks)
+        m = dict(role=role, content=blocks)
+        return [m]+items if items else m
 
 def _filename(p): return (p.get('title') or 'document').replace('/','_') + ('' if (p.get('title') or '').lower().endswith('.pdf') else '.pdf')
 
@@ -83,7 +95,7 @@ OpenAIAdapter.cache_key = 'prompt_cache_breakpoint'
 @patch
 def uncache(self:OpenAIAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/10_openai.ipynb #5273767f
+# %% ../../nbs/10_openai.ipynb #24c09e9a
 @patch
 def items(self:OpenAIAdapter, x):
     "History items from an OpenAI SDK `Response` (or its `model_dump()`), else `None`"
@@ -101,10 +113,27 @@ def owns(self:OpenAIAdapter, d): return d.get('type') in _blocks
 @patch
 def owns_item(self:OpenAIAdapter, d): return d.get('type') in _items
 
+def _args(a):
+    "Tool call arguments as a dict, from the JSON text the APIs send"
+    if isinstance(a, dict): return a
+    try: return json.loads(a) if a else {}
+    except json.JSONDecodeError: raise ValueError(f"Tool call arguments are not valid JSON: {a[:80]!r}") from None
+
+@patch
+def parse_item(self:OpenAIAdapter, d):
+    t = d.get('type')
+    if t=='function_call': return 'assistant', [tool_call_part(d.get('call_id'), d['name'], _args(d.get('arguments')))]
+    if t=='function_call_output':
+        o = d['output']
+        return 'user', [tool_result_part(d.get('call_id'), [text_part(o)] if isinstance(o, str) else [self.parse_block(b) for b in o])]
+    if 'role' in d and t in (None,'message'): return Adapter.parse_item(self, d)
+    return 'assistant', [opaque_part('openai', d, 'thinking' if t=='reasoning' else 'opaque')]
+
 @patch
 def parse_block(self:OpenAIAdapter, d):
     t = d.get('type')
     if t in ('input_text','output_text'): return text_part(d['text'])
+    if t=='refusal': return text_part(d['refusal'])
     if t=='input_image' and d.get('image_url'):
         u = d['image_url']
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
@@ -112,3 +141,17 @@ def parse_block(self:OpenAIAdapter, d):
         return media(d['file_data'] if is_data_uri(d['file_data']) else base64.b64decode(d['file_data']), filename=d.get('filename'))
     if t=='input_file' and d.get('file_url'): return media_url(d['file_url'], mt=url_type(d['file_url']) or 'application/pdf')
     raise ValueError(f"msgkit can't translate OpenAI {t!r} blocks to another API yet")
+
+# %% ../../nbs/10_openai.ipynb #2e2a890f
+@patch
+def usage(self:OpenAIAdapter, r):
+    u = r.get('usage') or {}
+    return mk_usage(u.get('input_tokens'), u.get('output_tokens'), (u.get('input_tokens_details') or {}).get('cached_tokens'),
+                    0, (u.get('output_tokens_details') or {}).get('reasoning_tokens'))
+
+@patch
+def finish(self:OpenAIAdapter, r):
+    st = r.get('status')
+    if st=='completed': return 'tool_call' if any(o.get('type')=='function_call' for o in r.get('output', [])) else 'stop'
+    if st=='incomplete': return dict(max_output_tokens='length', content_filter='content_filter').get((r.get('incomplete_details') or {}).get('reason'), 'other')
+    return dict(failed='error', cancelled='other').get(st)

@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['ChatAdapter']
 
-# %% ../../nbs/12_openai_chat.ipynb #235e0780
-import base64
+# %% ../../nbs/12_openai_chat.ipynb #4709d9b5
+import base64, copy, json
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
-from .openai import _data_uri, _b64, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file
+from .openai import _data_uri, _b64, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
 
-# %% ../../nbs/12_openai_chat.ipynb #49e50df9
+# %% ../../nbs/12_openai_chat.ipynb #99ead296
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
 
 @register
@@ -28,6 +28,12 @@ class ChatAdapter(Adapter):
     def part(self, p, role='user', detail=None):
         self.chk(p)
         if p.type=='text': return dict(type='text', text=p.text)
+        if 'raw' in p: return copy.deepcopy(p.raw)
+        if p.type=='tool_call': return dict(id=p.id or p.name, type='function', function=dict(name=p.name, arguments=json.dumps(p.args)))
+        if p.type=='tool_result':
+            txt = [o.text for o in p.content if o.type=='text']
+            media = [self.part(o, detail=detail) for o in p.content if o.type!='text']
+            return dict(role='tool', tool_call_id=p.id or p.name, content='\n\n'.join(txt) or 'The result is in the next message.', _media=media)
         if 'file' in p: return dict(type='file', file=dict(file_id=p.file))
         if p.type=='image': return dict(type='image_url', image_url=dict(url=p.get('url') or _data_uri(p), **({'detail':detail} if detail else {})))
         if p.type=='audio': return dict(type='input_audio', input_audio=dict(data=_b64(p.data), format=_audio_fmt[p.mt]))
@@ -35,10 +41,18 @@ class ChatAdapter(Adapter):
         return dict(type='file', file=dict(filename=p.get('filename') or _filename(p), file_data=_data_uri(p)))
 
     def msg(self, role, blocks):
+        calls = [o for o in blocks if o.get('type')=='function']
+        tools = [{k:v for k,v in o.items() if k!='_media'} for o in blocks if o.get('role')=='tool']
+        media = [b for o in blocks if o.get('role')=='tool' for b in o['_media']]
+        blocks = [o for o in blocks if o.get('type')!='function' and o.get('role')!='tool']
         if role in ('assistant','system','developer','tool') and any(o.get('type')!='text' for o in blocks):
             raise ValueError(f"api='openai_chat' takes only text in a {role} message")
-        if role=='assistant': blocks = '\n\n'.join(o['text'] for o in blocks)
-        return dict(role=role, content=blocks)
+        if role=='assistant':
+            m = dict(role=role, content='\n\n'.join(o['text'] for o in blocks) or None)
+            return {**m, 'tool_calls':calls} if calls else m
+        res = tools + ([dict(role='user', content=media)] if media else [])
+        if blocks: res.append(dict(role=role, content=blocks))
+        return res[0] if len(res)==1 else res
 
     def request(self, msgs, model=None, system=None, **kw):
         return dict(model=model, messages=([dict(role='system', content=system)] if system else []) + list(msgs), **kw)
@@ -71,3 +85,40 @@ def parse_block(self:ChatAdapter, d):
         fd = d['file']['file_data']
         return media(fd if is_data_uri(fd) else base64.b64decode(fd), filename=d['file'].get('filename'))
     raise ValueError(f"msgkit can't translate Chat {t!r} parts to another API yet")
+
+# %% ../../nbs/12_openai_chat.ipynb #362cd84c
+@patch
+def owns_item(self:ChatAdapter, d):
+    return (d.get('role')=='tool' and 'tool_call_id' in d) or (d.get('role')=='assistant' and 'tool_calls' in d)
+
+@patch
+def parse_item(self:ChatAdapter, d):
+    c = d.get('content')
+    if d.get('role')=='tool':
+        return 'user', [tool_result_part(d['tool_call_id'], [text_part(c)] if isinstance(c, str) else [self.parse_block(o) for o in c])]
+    parts = [text_part(c)] if isinstance(c, str) and c else [self.parse_block(o) for o in c or []]
+    calls = [tool_call_part(o['id'], o['function']['name'], _args(o['function'].get('arguments'))) for o in d.get('tool_calls') or []]
+    return d['role'], parts + calls
+
+@patch
+def items(self:ChatAdapter, x):
+    "History items from an OpenAI SDK `ChatCompletion` (or its `model_dump()`), else `None`"
+    if isinstance(x, dict):
+        if x.get('object')!='chat.completion' or not x.get('choices'): return None
+    elif type(x).__module__.split('.')[0]!='openai' or not hasattr(x, 'choices'): return None
+    m = dump(x)['choices'][0]['message']
+    res = {k:v for k,v in m.items() if k in ('role','content','tool_calls','refusal','name')}
+    if m.get('audio'): res['audio'] = dict(id=m['audio']['id'])
+    if 'content' not in res: res['content'] = None
+    return [res]
+
+@patch
+def usage(self:ChatAdapter, r):
+    u = r.get('usage') or {}
+    return mk_usage(u.get('prompt_tokens'), u.get('completion_tokens'), (u.get('prompt_tokens_details') or {}).get('cached_tokens'),
+                    0, (u.get('completion_tokens_details') or {}).get('reasoning_tokens'))
+
+@patch
+def finish(self:ChatAdapter, r):
+    f = r['choices'][0].get('finish_reason') if r.get('choices') else None
+    return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call', content_filter='content_filter').get(f, f and 'other')
