@@ -144,7 +144,7 @@ def get_api(api:str):
     if api not in _apis: raise ValueError(f"Unknown api {api!r}: msgkit knows {', '.join(apis())}")
     return _apis[api]
 
-# %% ../nbs/01_parts.ipynb #9ce9ff0a
+# %% ../nbs/01_parts.ipynb #c56e6e8d
 def _kind_err(api, p, ok):
     "ValueError: `api` can't take part `p`; names the types it can take and the APIs that take the kind"
     _discover()
@@ -198,9 +198,9 @@ class Adapter:
     def parse_block(self, d:dict): raise ValueError(f"msgkit can't read {d.get('type')!r} blocks of api={self.name!r}")
     def parse_item(self, d:dict)->tuple:
         "`(role, parts)` of history item `d`, to render it for another API"
-        c = d.get('content')
-        if 'role' not in d or c is None: raise ValueError(f"msgkit can't translate {d.get('type')!r} items of api={self.name!r} to another API yet")
-        return d['role'], [text_part(c)] if isinstance(c, str) else [self.parse_block(o) for o in c]
+        m = self.split_msg(d)
+        if not m or m[1] is None: raise ValueError(f"msgkit can't translate {d.get('type')!r} items of api={self.name!r} to another API yet")
+        return m[0], [text_part(m[1])] if isinstance(m[1], str) else [self.parse_block(o) for o in m[1]]
     def items(self, x): return None
     role_map = {}
     def split_msg(self, d)->tuple|None:

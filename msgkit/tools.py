@@ -15,7 +15,7 @@ from .core import *
 from .core import _adapters, _owner, _role, _content
 from .parts import _is_pil
 
-# %% ../nbs/04_tools.ipynb #cbf45b4e
+# %% ../nbs/04_tools.ipynb #cba69192
 def _block_part(o):
     if hasattr(o, 'model_dump') and not isinstance(o, dict): o = dump(o)
     if isinstance(o, dict) and not isinstance(o, Part):
@@ -29,11 +29,13 @@ def read_parts(x)->list:
     if isinstance(x, (list,tuple)): return [e for o in x for e in read_parts(o)]
     for src in _adapters():
         its = src.items(x)
-        if its is not None: return [src.parse_item(d) for d in its]
+        if its is not None: return [(_role(r),ps) for r,ps in map(src.parse_item, its)]
     if hasattr(x, 'model_dump') and not isinstance(x, dict): x = dump(x)
     if isinstance(x, dict) and not isinstance(x, Part):
         src = _owner(x, 'owns_item')
-        if src: return [src.parse_item(x)]
+        if src:
+            r,ps = src.parse_item(x)
+            return [(_role(r),ps)]
         m = first(o.split_msg(x) for o in _adapters() if o.split_msg(x))
         if m:
             c = m[1]
