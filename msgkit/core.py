@@ -15,7 +15,7 @@ from fastcore.utils import *
 from .sniff import *
 from .parts import *
 
-# %% ../nbs/02_core.ipynb #a5186dbc
+# %% ../nbs/02_core.ipynb #8faecee5
 def _response_items(x, ad):
     "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
@@ -24,9 +24,15 @@ def _response_items(x, ad):
         if its is not None: return (copy.deepcopy(its) if src is ad else [o for d in its for o in _render_item(d, src, ad)]), src
     return None
 
+def _parse(src, d, what='block'):
+    "`src.parse_block(d)` (or `parse_item`), with a clear error for a malformed dict instead of a `KeyError`"
+    try: return (src.parse_item if what=='item' else src.parse_block)(d)
+    except (KeyError, IndexError, AttributeError, TypeError) as e:
+        raise ValueError(f"Malformed {src.name} {what} ({type(e).__name__}: {e}): {str(d)[:100]}") from None
+
 def _render_item(d, src, ad):
     "Translate history item `d` from `src`'s form to `ad`'s: a list, empty if nothing in it is for `ad`"
-    role,parts = src.parse_item(d)
+    role,parts = _parse(src, d, 'item')
     return _content(parts, ad, _role(role), {})
 
 def _owner(d, test='owns'):
@@ -46,7 +52,7 @@ def _block(o, ad, role, kw, fetch=False):
         if ad.owns(o): return copy.deepcopy(o)
         src = _owner(o)
         if not src: raise ValueError(f"Unrecognised content block for api={ad.name!r}: {str(o)[:100]}")
-        o = src.parse_block(o)
+        o = _parse(src, o)
     p = _named(to_part(o))
     if 'raw' in p and p.get('api')!=ad.name: return None
     if not ad.takes(p): p = _fetched(p, fetch)

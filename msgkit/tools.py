@@ -5,23 +5,23 @@
 # %% auto #0
 __all__ = ['read_parts', 'tool_calls', 'mk_toolres', 'msg_text', 'usage', 'finish_reason']
 
-# %% ../nbs/04_tools.ipynb #b0b567c4
+# %% ../nbs/04_tools.ipynb #a79e8c9d
 import json
 from pathlib import Path
 from fastcore.utils import *
 from .sniff import *
 from .parts import *
 from .core import *
-from .core import _adapters, _owner, _role, _content
+from .core import _adapters, _owner, _role, _content, _parse
 from .parts import _is_pil
 
-# %% ../nbs/04_tools.ipynb #cba69192
+# %% ../nbs/04_tools.ipynb #2b79e810
 def _block_part(o):
     if hasattr(o, 'model_dump') and not isinstance(o, dict): o = dump(o)
     if isinstance(o, dict) and not isinstance(o, Part):
         src = _owner(o)
         if not src: raise ValueError(f"Unrecognised block: {str(o)[:100]}")
-        return src.parse_block(o)
+        return _parse(src, o)
     return to_part(o)
 
 def read_parts(x)->list:
@@ -29,12 +29,12 @@ def read_parts(x)->list:
     if isinstance(x, (list,tuple)): return [e for o in x for e in read_parts(o)]
     for src in _adapters():
         its = src.items(x)
-        if its is not None: return [(_role(r),ps) for r,ps in map(src.parse_item, its)]
+        if its is not None: return [(_role(r),ps) for r,ps in (_parse(src, d, 'item') for d in its)]
     if hasattr(x, 'model_dump') and not isinstance(x, dict): x = dump(x)
     if isinstance(x, dict) and not isinstance(x, Part):
         src = _owner(x, 'owns_item')
         if src:
-            r,ps = src.parse_item(x)
+            r,ps = _parse(src, x, 'item')
             return [(_role(r),ps)]
         m = first(o.split_msg(x) for o in _adapters() if o.split_msg(x))
         if m:
