@@ -3,3 +3,4 @@ from .sniff import *
 from .parts import *
 from .core import *
 from .tools import *
+from .stream import *

@@ -15,7 +15,7 @@ from fastcore.utils import *
 from .sniff import *
 from .parts import *
 
-# %% ../nbs/02_core.ipynb #8faecee5
+# %% ../nbs/02_core.ipynb #a1b0e43e
 def _response_items(x, ad):
     "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
@@ -33,7 +33,7 @@ def _parse(src, d, what='block'):
 def _render_item(d, src, ad):
     "Translate history item `d` from `src`'s form to `ad`'s: a list, empty if nothing in it is for `ad`"
     role,parts = _parse(src, d, 'item')
-    return _content(parts, ad, _role(role), {})
+    return _content(parts, ad, _role(role), {}) if parts else []
 
 def _owner(d, test='owns'):
     "The adapter whose form block (or item) `d` is in"
@@ -121,11 +121,12 @@ def _role(r):
     for o in _adapters(): r = o.role_map.get(r, r)
     return r
 
-# %% ../nbs/02_core.ipynb #8591c1d4
+# %% ../nbs/02_core.ipynb #c2f2a6bd
 def mk_msg(
     content, # Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those
     role:str='user', # Role of the message, unless `content` carries its own
     api:str='openai', # Target API: see `apis()`
+    *,
     cache:bool=False, # Mark this message as a cache breakpoint
     ttl:str=None, # Cache time to live, where the API sets it per breakpoint
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
@@ -141,10 +142,11 @@ def mk_msg(
     its = [dict2obj(o, list_func=list) for o in its]
     return its if len(its)!=1 or (src and src[0].resp_list) else its[0]
 
-# %% ../nbs/02_core.ipynb #a0916b8e
+# %% ../nbs/02_core.ipynb #9c5c440c
 def mk_msgs(
     msgs:list, # The history: each item anything `mk_msg` takes
     api:str='openai', # Target API: see `apis()`
+    *,
     cache:bool=False, # Mark the last message as a cache breakpoint
     ttl:str=None, # Cache time to live, where the API sets it per breakpoint
     cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint
@@ -157,7 +159,9 @@ def mk_msgs(
     if not isinstance(msgs, (list,tuple)): msgs = [msgs]
     res,tok = [],_names.set({})
     try:
-        for i,o in enumerate(msgs): res += _items(o, ('user','assistant')[i%2], ad, kw, fetch=fetch)
+        for i,o in enumerate(msgs):
+            if isinstance(o, list) and not o: continue  # e.g. a stream cut off before anything usable arrived
+            res += _items(o, ('user','assistant')[i%2], ad, kw, fetch=fetch)
     finally: _names.reset(tok)
     res = _merged(res, ad)
     for o in res: ad.chk_role(o)

@@ -144,7 +144,7 @@ def get_api(api:str):
     if api not in _apis: raise ValueError(f"Unknown api {api!r}: msgkit knows {', '.join(apis())}")
     return _apis[api]
 
-# %% ../nbs/01_parts.ipynb #c56e6e8d
+# %% ../nbs/01_parts.ipynb #f16766ec
 def _kind_err(api, p, ok):
     "ValueError: `api` can't take part `p`; names the types it can take and the APIs that take the kind"
     _discover()
@@ -220,6 +220,8 @@ class Adapter:
     def resp(self, x):
         "Response `x` (an SDK object or its dict) as a plain dict, if it is one of this API's responses, else `None`"
         return dump(x) if self.items(x) is not None else None
+    def stream_of(self, e)->bool: return False
+    def assemble(self, events)->dict: raise NotImplementedError
     def usage(self, r:dict)->dict: raise NotImplementedError
     def finish(self, r:dict)->str|None: raise NotImplementedError
     def cache(self, msg, ttl=None)->dict: raise ValueError(f"api={self.name!r} has no cache breakpoints")

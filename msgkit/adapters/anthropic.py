@@ -75,7 +75,7 @@ def cache(self:AnthropicAdapter, msg, ttl=None):
 @patch
 def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/11_anthropic.ipynb #a8e1743f
+# %% ../../nbs/11_anthropic.ipynb #b5728516
 @patch
 def items(self:AnthropicAdapter, x):
     "History items from an Anthropic SDK `Message` (or its `model_dump()`), else `None`"
@@ -83,7 +83,7 @@ def items(self:AnthropicAdapter, x):
         if x.get('type')!='message' or 'content' not in x or 'model' not in x: return None
     elif type(x).__module__.split('.')[0]!='anthropic' or not hasattr(x, 'content') or not hasattr(x, 'role'): return None
     d = dump(x)
-    return [dict(role=d['role'], content=d['content'])]
+    return [dict(role=d['role'], content=d['content'])] if d['content'] else []
 
 @patch
 def owns(self:AnthropicAdapter, d): return d.get('type') in _blocks
@@ -127,3 +127,55 @@ _stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_
               tool_use='tool_call', pause_turn='pause', refusal='refusal')
 @patch
 def finish(self:AnthropicAdapter, r): return _stops.get(r.get('stop_reason'), r.get('stop_reason') and 'other')
+
+# %% ../../nbs/11_anthropic.ipynb #c6a3c38d
+from ..stream import ev_dict, Appender, json_obj
+_events = {'message_start','content_block_start','content_block_delta','content_block_stop','message_delta','message_stop'}
+
+@patch
+def stream_of(self:AnthropicAdapter, e):
+    t = e.get('type') if isinstance(e, dict) else getattr(e, 'type', None)
+    return t in _events and (isinstance(e, dict) or type(e).__module__.startswith('anthropic'))
+
+@patch
+def assemble(self:AnthropicAdapter, events):
+    "The `Message` (as a dict) that raw stream `events` add up to"
+    msg,bufs,stopped,done,blocks,add = dict(type='message', role='assistant', content=[]),{},set(),False,{},Appender()
+    for e in events:
+        e = ev_dict(e, 'anthropic.types:RawMessageStreamEvent')
+        t = e.get('type')
+        if t=='message_start':
+            msg = dict(e['message'])
+            blocks = {i:dict(b) for i,b in enumerate(msg.get('content') or [])}
+        elif t=='content_block_start': blocks[e['index']] = dict(e['content_block'])
+        elif t=='content_block_delta':
+            i,d = e['index'],e['delta']
+            b,dt = blocks.get(i),d.get('type')
+            if b is None: continue
+            if dt=='text_delta': add(b, 'text', d['text'])
+            elif dt=='thinking_delta': add(b, 'thinking', d['thinking'])
+            elif dt=='signature_delta': b['signature'] = d['signature']
+            elif dt=='input_json_delta': add(bufs, i, d['partial_json'])
+            elif dt=='citations_delta': b['citations'] = b.get('citations', []) + [d['citation']]
+        elif t=='content_block_stop': stopped.add(e['index'])
+        elif t=='message_delta':
+            msg.update({k:v for k,v in e.get('delta', {}).items() if v is not None})
+            msg['usage'] = {**msg.get('usage', {}), **e.get('usage', {})}
+            done = done or msg.get('stop_reason') is not None
+        elif t=='message_stop': done = True
+    add.join()
+    content = []
+    for i in sorted(blocks):
+        b,fin = blocks[i],done or i in stopped
+        if b.get('type') in ('tool_use','server_tool_use') or i in bufs:
+            if not fin and not bufs.get(i, '').strip(): continue
+            if i in bufs:
+                inp = json_obj(bufs[i])
+                if inp is None: continue
+                b['input'] = inp
+        if not done and (b.get('type')=='thinking' and not b.get('signature') or b.get('type')=='text' and not b.get('text')): continue
+        content.append(b)
+    msg['content'] = content
+    if not done:
+        for k in ('stop_reason','stop_sequence','stop_details'): msg.pop(k, None)
+    return msg

@@ -72,7 +72,7 @@ class BedrockAdapter(Adapter):
         if isinstance(system, str): system = [dict(text=system)]
         return dict(modelId=model, messages=msgs, **({'system':system} if system else {}), **kw)
 
-# %% ../../nbs/14_bedrock.ipynb #ed8bd40e
+# %% ../../nbs/14_bedrock.ipynb #de0654ac
 _blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint','reasoningContent',
            'citationsContent','searchResult'}
 
@@ -119,7 +119,8 @@ def merge(self:BedrockAdapter, a, b):
 def items(self:BedrockAdapter, x):
     "History items from a Converse response dict, else `None`"
     if not isinstance(x, dict) or not isinstance(x.get('output'), dict) or 'message' not in x['output']: return None
-    return [copy.deepcopy(x['output']['message'])]
+    m = x['output']['message']
+    return [copy.deepcopy(m)] if m.get('content') else []
 
 # %% ../../nbs/14_bedrock.ipynb #026f625c
 @patch
@@ -132,3 +133,54 @@ _stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_
               guardrail_intervened='content_filter', content_filtered='content_filter', malformed_model_output='error', malformed_tool_use='error')
 @patch
 def finish(self:BedrockAdapter, r): return _stops.get(r.get('stopReason'), r.get('stopReason') and 'other')
+
+# %% ../../nbs/14_bedrock.ipynb #fe630f73
+from ..stream import ev_dict, Appender, json_obj
+_sevents = {'messageStart','contentBlockStart','contentBlockDelta','contentBlockStop','messageStop','metadata'}
+
+@patch
+def stream_of(self:BedrockAdapter, e): return isinstance(e, dict) and len(e)==1 and next(iter(e)) in _sevents
+
+@patch
+def assemble(self:BedrockAdapter, events):
+    "The `converse` response that `converse_stream` events add up to"
+    res,role,blocks,stopped,add = {},'assistant',{},set(),Appender()
+    for e in events:
+        e = ev_dict(e)
+        if 'messageStart' in e: role = e['messageStart'].get('role', role)
+        elif 'contentBlockStart' in e:
+            i,st = e['contentBlockStart']['contentBlockIndex'],e['contentBlockStart'].get('start', {})
+            if 'toolUse' in st: blocks[i] = dict(toolUse=dict(st['toolUse']), buf='')
+        elif 'contentBlockDelta' in e:
+            i,d = e['contentBlockDelta']['contentBlockIndex'],e['contentBlockDelta']['delta']
+            b = blocks.setdefault(i, {})
+            if 'text' in d: add(b, 'text', d['text'])
+            if 'toolUse' in d and 'toolUse' in b: add(b, 'buf', d['toolUse'].get('input', ''))
+            if 'citation' in d: b['citations'] = b.get('citations', []) + [d['citation']]
+            if rc := d.get('reasoningContent'):
+                r = b.setdefault('reasoningContent', {})
+                if 'text' in rc: add(r.setdefault('reasoningText', {}), 'text', rc['text'])
+                if 'signature' in rc: r.setdefault('reasoningText', dict(text=''))['signature'] = rc['signature']
+                if 'redactedContent' in rc: r['redactedContent'] = r.get('redactedContent', b'') + rc['redactedContent']
+        elif 'contentBlockStop' in e: stopped.add(e['contentBlockStop']['contentBlockIndex'])
+        elif 'messageStop' in e: res.update(e['messageStop'])
+        elif 'metadata' in e: res.update(e['metadata'])
+    add.join()
+    done = 'stopReason' in res
+    content = [b for b in (_sblock(blocks[i], done or i in stopped) for i in sorted(blocks)) if b]
+    return dict(output=dict(message=dict(role=role, content=content)), **res)
+
+def _sblock(b, fin):
+    "The content block a streamed block adds up to (`fin`: it finished), or `None`"
+    if 'toolUse' in b:
+        if not fin and not b['buf'].strip(): return None
+        inp = json_obj(b['buf'])
+        return None if inp is None else dict(toolUse={**b['toolUse'], 'input':inp})
+    if 'reasoningContent' in b:
+        rc = b['reasoningContent']
+        if 'redactedContent' in rc: return dict(reasoningContent=dict(redactedContent=rc['redactedContent']))
+        if not fin and not rc.get('reasoningText', {}).get('signature'): return None
+        return dict(reasoningContent=rc)
+    if not b.get('text') and not fin: return None
+    if 'citations' in b: return dict(citationsContent=dict(content=[dict(text=b.get('text', ''))], citations=b['citations']))
+    return dict(text=b['text']) if 'text' in b else None

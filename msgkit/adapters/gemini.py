@@ -143,3 +143,45 @@ def finish(self:GeminiAdapter, r):
     if f=='MAX_TOKENS': return 'length'
     if f in _filters: return 'content_filter'
     return f and ('error' if 'MALFORMED' in f or 'UNEXPECTED' in f else 'other')
+
+# %% ../../nbs/13_gemini.ipynb #d4227c61
+from ..stream import ev_dict
+
+@patch
+def stream_of(self:GeminiAdapter, e):
+    if isinstance(e, dict): return isinstance(e.get('candidates'), list) or 'usage_metadata' in e or 'usageMetadata' in e
+    return type(e).__module__.startswith('google.genai') and hasattr(e, 'candidates')
+
+def _text_part(p): return bool(p) and set(p) <= {'text','thought','thought_signature'}
+
+def _add_part(ps, p):
+    "Append part `p` to `ps`, merging text runs that no signature ends"
+    if isinstance(p.get('thought_signature'), str): p = {**p, 'thought_signature':base64.b64decode(p['thought_signature'])}
+    if _text_part(p):
+        last = ps[-1] if ps else None
+        if last is not None and _text_part(last) and 'thought_signature' not in last and bool(last.get('thought'))==bool(p.get('thought')):
+            last['text'] = last.get('text', '') + p.get('text', '')
+            if 'thought_signature' in p: last['thought_signature'] = p['thought_signature']
+            return
+        if not p.get('text') and 'thought_signature' not in p: return
+    ps.append(dict(p))
+
+@patch
+def assemble(self:GeminiAdapter, chunks):
+    "The `GenerateContentResponse` (as a dict) that streamed `chunks` add up to"
+    res,cands = {},{}
+    for c in chunks:
+        c = ev_dict(c, 'google.genai.types:GenerateContentResponse')
+        for cd in c.pop('candidates', None) or []:
+            s = cands.setdefault(cd.get('index', 0), dict(parts=[], role=None))
+            ct = cd.pop('content', None) or {}
+            for p in ct.get('parts') or []: _add_part(s['parts'], p)
+            if ct.get('role'): s['role'] = ct['role']
+            s.update(cd)
+        res.update(c)
+    res['candidates'] = []
+    for i in sorted(cands):
+        s = dict(cands[i])
+        parts,role = s.pop('parts'),s.pop('role')
+        res['candidates'].append(dict(content=dict(parts=parts, role=role or 'model'), **s))
+    return res

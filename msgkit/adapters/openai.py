@@ -155,3 +155,60 @@ def finish(self:OpenAIAdapter, r):
     if st=='completed': return 'tool_call' if any(o.get('type')=='function_call' for o in r.get('output', [])) else 'stop'
     if st=='incomplete': return dict(max_output_tokens='length', content_filter='content_filter').get((r.get('incomplete_details') or {}).get('reason'), 'other')
     return dict(failed='error', cancelled='other').get(st)
+
+# %% ../../nbs/10_openai.ipynb #6c1217af
+from ..stream import ev_dict, Appender, json_obj
+
+@patch
+def stream_of(self:OpenAIAdapter, e):
+    t = e.get('type') if isinstance(e, dict) else getattr(e, 'type', None)
+    return isinstance(t, str) and t.startswith('response.') and (isinstance(e, dict) or type(e).__module__.startswith('openai'))
+
+@patch
+def assemble(self:OpenAIAdapter, events):
+    "The `Response` (as a dict) that stream `events` add up to"
+    base,final,ft,items,done,parts,args,summ,add = None,None,None,{},{},{},{},{},Appender()
+    for e in events:
+        e = ev_dict(e, 'openai.types.responses:ResponseStreamEvent')
+        t = e.get('type', '')
+        if t in ('response.created','response.queued','response.in_progress'): base = e.get('response', base)
+        elif t in ('response.completed','response.incomplete','response.failed'): final,ft = e.get('response'),t
+        elif t=='response.output_item.added': items[e['output_index']] = dict(e['item'])
+        elif t=='response.output_item.done': done[e['output_index']] = e['item']
+        elif t in ('response.content_part.added','response.content_part.done'): parts[e['output_index'], e['content_index']] = dict(e['part'])
+        elif t=='response.output_text.delta':
+            p = parts.setdefault((e['output_index'], e['content_index']), dict(type='output_text', annotations=[], text=''))
+            add(p, 'text', e['delta'])
+        elif t=='response.refusal.delta':
+            add(parts.setdefault((e['output_index'], e['content_index']), dict(type='refusal', refusal='')), 'refusal', e['delta'])
+        elif t=='response.output_text.annotation.added':
+            p = parts.get((e['output_index'], e['content_index']))
+            if p is not None: p['annotations'] = p.get('annotations', []) + [e['annotation']]
+        elif t=='response.function_call_arguments.done': args[e['output_index']] = e['arguments']
+        elif t in ('response.reasoning_summary_part.added','response.reasoning_summary_part.done'):
+            summ[e['output_index'], e['summary_index']] = dict(e['part'])
+        elif t=='response.reasoning_summary_text.delta':
+            add(summ.setdefault((e['output_index'], e['summary_index']), dict(type='summary_text')), 'text', e['delta'])
+    add.join()
+    if final is not None and final.get('output') is not None: return final
+    r = dict(final or base or dict(object='response'))
+    r['output'] = _stream_output(items, done, parts, args, summ, ft!='response.completed')
+    if final is None: r['status'] = 'incomplete'
+    return r
+
+def _stream_output(items, done, parts, args, summ, cut):
+    "Output items: done items as sent, and the usable parts of unfinished ones"
+    out = []
+    for i in sorted(items.keys() | done.keys()):
+        if i in done:
+            out.append(done[i])
+            continue
+        it,t = dict(items[i]),items[i].get('type')
+        if t=='message':
+            cs = [p for (j,_),p in sorted(parts.items()) if j==i and (p.get('text') or p.get('refusal'))]
+            if cs: out.append({**it, 'content':cs, 'status':'incomplete'})
+        elif t=='reasoning' and it.get('encrypted_content'):
+            out.append({**it, 'summary':[s for (j,_),s in sorted(summ.items()) if j==i] or it.get('summary', []), 'status':'incomplete'})
+        elif t=='function_call' and i in args and json_obj(args[i]) is not None: out.append({**it, 'arguments':args[i], 'status':'completed'})
+    while cut and out and out[-1].get('type')=='reasoning': out.pop()
+    return out

@@ -86,7 +86,7 @@ def parse_block(self:ChatAdapter, d):
         return media(fd if is_data_uri(fd) else base64.b64decode(fd), filename=d['file'].get('filename'))
     raise ValueError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
-# %% ../../nbs/12_openai_chat.ipynb #362cd84c
+# %% ../../nbs/12_openai_chat.ipynb #eeb737a5
 @patch
 def owns_item(self:ChatAdapter, d):
     return (d.get('role')=='tool' and 'tool_call_id' in d) or (d.get('role')=='assistant' and 'tool_calls' in d)
@@ -110,7 +110,7 @@ def items(self:ChatAdapter, x):
     res = {k:v for k,v in m.items() if k in ('role','content','tool_calls','refusal','name')}
     if m.get('audio'): res['audio'] = dict(id=m['audio']['id'])
     if 'content' not in res: res['content'] = None
-    return [res]
+    return [res] if res['content'] or res.get('tool_calls') or res.get('refusal') else []
 
 @patch
 def usage(self:ChatAdapter, r):
@@ -122,3 +122,65 @@ def usage(self:ChatAdapter, r):
 def finish(self:ChatAdapter, r):
     f = r['choices'][0].get('finish_reason') if r.get('choices') else None
     return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call', content_filter='content_filter').get(f, f and 'other')
+
+# %% ../../nbs/12_openai_chat.ipynb #d240e4a4
+from ..stream import ev_dict, Appender, json_obj
+
+@patch
+def stream_of(self:ChatAdapter, e):
+    o = e.get('object') if isinstance(e, dict) else getattr(e, 'object', None)
+    return o=='chat.completion.chunk'
+
+@patch
+def assemble(self:ChatAdapter, chunks):
+    "The `ChatCompletion` (as a dict) that stream `chunks` add up to"
+    res,chs,add = {},{},Appender()
+    for c in chunks:
+        c = ev_dict(c, 'openai.types.chat:ChatCompletionChunk')
+        for k in ('id','created','model'):
+            if c.get(k) is not None and not res.get(k): res[k] = c[k]
+        for k in ('system_fingerprint','service_tier','usage'):
+            if c.get(k) is not None: res[k] = c[k]
+        for ch in c.get('choices') or []:
+            s = chs.setdefault(ch['index'], dict(index=ch['index'], message=dict(role='assistant'), tc={}))
+            d,m = ch.get('delta') or {},s['message']
+            for k in ('content','refusal'):
+                if d.get(k) is not None: add(m, k, d[k])
+            if d.get('annotations'): m['annotations'] = m.get('annotations', []) + list(d['annotations'])
+            if d.get('function_call'):
+                f = m.setdefault('function_call', dict(name='', arguments=''))
+                if d['function_call'].get('name') and not f['name']: f['name'] = d['function_call']['name']
+                add(f, 'arguments', d['function_call'].get('arguments') or '')
+            if d.get('audio'):
+                a = m.setdefault('audio', {})
+                for k,v in d['audio'].items():
+                    if k in ('data','transcript'): add(a, k, v)
+                    else: a.setdefault(k, v)
+            for tc in d.get('tool_calls') or []:
+                t = s['tc'].setdefault(tc['index'], dict(id=None, function=dict(arguments='', name=None), type='function'))
+                if tc.get('id') and not t['id']: t['id'] = tc['id']
+                f = tc.get('function') or {}
+                if f.get('name') and not t['function']['name']: t['function']['name'] = f['name']
+                add(t['function'], 'arguments', f.get('arguments') or '')
+            if ch.get('finish_reason'): s['finish_reason'] = ch['finish_reason']
+            if ch.get('logprobs'):
+                lp = s.setdefault('logprobs', {})
+                for k,v in ch['logprobs'].items(): lp[k] = lp.get(k, []) + list(v)
+    add.join()
+    res['choices'] = [_choice(chs[i]) for i in sorted(chs)]
+    res['object'] = 'chat.completion'
+    return res
+
+def _choice(s):
+    "A finished choice: a cut stream keeps only tool calls with complete JSON, and no empty text"
+    tc,m,done = s.pop('tc'),s['message'],'finish_reason' in s
+    calls = [tc[i] for i in sorted(tc)]
+    if not done:
+        calls = [t for t in calls if t['id'] and t['function']['name'] and t['function']['arguments'].strip()
+                 and json_obj(t['function']['arguments']) is not None]
+        for k in ('content','refusal'):
+            if not m.get(k): m.pop(k, None)
+        if 'function_call' in m and json_obj(m['function_call']['arguments']) is None: del m['function_call']
+    calls = [{k:v for k,v in t.items() if v is not None} for t in calls]
+    if calls: m['tool_calls'] = calls
+    return s
