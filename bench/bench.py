@@ -28,20 +28,30 @@ def peak(f):
 
 def main():
     import msglm, msgkit
-    img = big_png(5_000_000)
+    img = big_png(3_000_000)  # under Anthropic's 5 MB (base64) image limit
     hist = [f"message {i} " * 20 for i in range(100)]
     res = dict(import_msgkit=import_cost('msgkit'), import_msglm=import_cost('msglm'))
     for api in ('openai','anthropic'):
         cases = dict(text=lambda: M.mk_msg("Hello, world!", api=api),
                      text_list=lambda: M.mk_msg(["Hello", "world"], api=api),
                      history_100=lambda: M.mk_msgs(hist, api=api),
-                     image_5MB=lambda: M.mk_msg([img, "describe"], api=api))
+                     image_3MB=lambda: M.mk_msg([img, "describe"], api=api))
         for name,f in cases.items():
             n = 3 if 'image' in name else 300
             for lib,M in (('msglm',msglm),('msgkit',msgkit)):
                 res[f'{api}.{name}.{lib}.us'] = round(per_call(f, n), 1)
             if 'image' in name:
                 for lib,M in (('msglm',msglm),('msgkit',msgkit)): res[f'{api}.{name}.{lib}.peak_MB'] = round(peak(f)/1e6, 1)
+    img_small = msgkit.sample('gradient.png').read_bytes()
+    for api in msgkit.apis():
+        res[f'msgkit_only.{api}.history_100.us'] = round(per_call(lambda: msgkit.mk_msgs(hist, api=api), 100), 1)
+        res[f'msgkit_only.{api}.image_msg.us'] = round(per_call(lambda: msgkit.mk_msg([img_small, "describe"], api=api), 300), 1)
+    evs = [dict(type='message_start', message=dict(id='m', type='message', role='assistant', content=[], model='c', usage=dict(input_tokens=1, output_tokens=1))),
+           dict(type='content_block_start', index=0, content_block=dict(type='text', text=''))]
+    evs += [dict(type='content_block_delta', index=0, delta=dict(type='text_delta', text='word ')) for _ in range(20_000)]
+    evs += [dict(type='content_block_stop', index=0), dict(type='message_delta', delta=dict(stop_reason='end_turn'), usage=dict(output_tokens=20_000)), dict(type='message_stop')]
+    t = time.perf_counter(); m = msgkit.stream_msg(evs); res['msgkit_only.anthropic.stream_20k_deltas.ms'] = round((time.perf_counter()-t)*1000, 1)
+    assert len(m['content'][0]['text'])==100_000
     print(json.dumps(res, indent=1))
 
 if __name__=='__main__': main()

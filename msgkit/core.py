@@ -15,7 +15,7 @@ from fastcore.utils import *
 from .sniff import *
 from .parts import *
 
-# %% ../nbs/02_core.ipynb #a1b0e43e
+# %% ../nbs/02_core.ipynb #64ab7a31
 def _response_items(x, ad):
     "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
@@ -56,7 +56,7 @@ def _block(o, ad, role, kw, fetch=False):
     p = _named(to_part(o))
     if 'raw' in p and p.get('api')!=ad.name: return None
     if not ad.takes(p): p = _fetched(p, fetch)
-    return ad.part(ad.chk(p), role, **kw)
+    return ad.part(p, role, **kw)
 
 def _as_list(r): return r if isinstance(r, list) else [r]
 

@@ -128,7 +128,7 @@ _stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_
 @patch
 def finish(self:AnthropicAdapter, r): return _stops.get(r.get('stop_reason'), r.get('stop_reason') and 'other')
 
-# %% ../../nbs/11_anthropic.ipynb #c6a3c38d
+# %% ../../nbs/11_anthropic.ipynb #ece7d720
 from ..stream import ev_dict, Appender, json_obj
 _events = {'message_start','content_block_start','content_block_delta','content_block_stop','message_delta','message_stop'}
 
@@ -142,7 +142,7 @@ def assemble(self:AnthropicAdapter, events):
     "The `Message` (as a dict) that raw stream `events` add up to"
     msg,bufs,stopped,done,blocks,add = dict(type='message', role='assistant', content=[]),{},set(),False,{},Appender()
     for e in events:
-        e = ev_dict(e, 'anthropic.types:RawMessageStreamEvent')
+        e = ev_dict(e)
         t = e.get('type')
         if t=='message_start':
             msg = dict(e['message'])

@@ -144,7 +144,7 @@ def finish(self:GeminiAdapter, r):
     if f in _filters: return 'content_filter'
     return f and ('error' if 'MALFORMED' in f or 'UNEXPECTED' in f else 'other')
 
-# %% ../../nbs/13_gemini.ipynb #d4227c61
+# %% ../../nbs/13_gemini.ipynb #05120a35
 from ..stream import ev_dict
 
 @patch
@@ -169,9 +169,10 @@ def _add_part(ps, p):
 @patch
 def assemble(self:GeminiAdapter, chunks):
     "The `GenerateContentResponse` (as a dict) that streamed `chunks` add up to"
+    from google.genai.types import GenerateContentResponse
     res,cands = {},{}
     for c in chunks:
-        c = ev_dict(c, 'google.genai.types:GenerateContentResponse')
+        c = ev_dict(GenerateContentResponse.model_validate(c) if isinstance(c, dict) else c)
         for cd in c.pop('candidates', None) or []:
             s = cands.setdefault(cd.get('index', 0), dict(parts=[], role=None))
             ct = cd.pop('content', None) or {}

@@ -156,7 +156,7 @@ def finish(self:OpenAIAdapter, r):
     if st=='incomplete': return dict(max_output_tokens='length', content_filter='content_filter').get((r.get('incomplete_details') or {}).get('reason'), 'other')
     return dict(failed='error', cancelled='other').get(st)
 
-# %% ../../nbs/10_openai.ipynb #6c1217af
+# %% ../../nbs/10_openai.ipynb #1cadfdf7
 from ..stream import ev_dict, Appender, json_obj
 
 @patch
@@ -169,7 +169,7 @@ def assemble(self:OpenAIAdapter, events):
     "The `Response` (as a dict) that stream `events` add up to"
     base,final,ft,items,done,parts,args,summ,add = None,None,None,{},{},{},{},{},Appender()
     for e in events:
-        e = ev_dict(e, 'openai.types.responses:ResponseStreamEvent')
+        e = ev_dict(e)
         t = e.get('type', '')
         if t in ('response.created','response.queued','response.in_progress'): base = e.get('response', base)
         elif t in ('response.completed','response.incomplete','response.failed'): final,ft = e.get('response'),t

@@ -123,7 +123,7 @@ def finish(self:ChatAdapter, r):
     f = r['choices'][0].get('finish_reason') if r.get('choices') else None
     return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call', content_filter='content_filter').get(f, f and 'other')
 
-# %% ../../nbs/12_openai_chat.ipynb #d240e4a4
+# %% ../../nbs/12_openai_chat.ipynb #d75c1688
 from ..stream import ev_dict, Appender, json_obj
 
 @patch
@@ -136,7 +136,7 @@ def assemble(self:ChatAdapter, chunks):
     "The `ChatCompletion` (as a dict) that stream `chunks` add up to"
     res,chs,add = {},{},Appender()
     for c in chunks:
-        c = ev_dict(c, 'openai.types.chat:ChatCompletionChunk')
+        c = ev_dict(c)
         for k in ('id','created','model'):
             if c.get(k) is not None and not res.get(k): res[k] = c[k]
         for k in ('system_fingerprint','service_tier','usage'):
