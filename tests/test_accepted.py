@@ -2,6 +2,7 @@
 import copy, json, base64
 import pytest
 from msgkit import *
+from msgkit.parts import to_part
 from msgkit.table import examples, kind_cell
 from oracle import check, openai_response, anthropic_message
 
@@ -29,8 +30,14 @@ def test_kind_table_cell(kind, api):
     block, err = kind_cell(x, api)
     assert x == examples[kind], "input mutated"
     if api in REFUSED.get(kind, ()):
-        assert block is None and f"api={api!r}" in err or 'belongs to' in err, err
-        if 'url' in kind and api in ('bedrock','openai_chat') and 'by URL' in err: assert 'fetch' in err
+        assert block is None and err, f"{kind} should be refused by {api}"
+        p = x if isinstance(x, Part) else to_part(x)
+        if 'file' in p: assert f"The file {p.file!r} belongs to api={p.api!r}; api={api!r} can't use it" in err or f"api={api!r} can't take {p.type}" in err, err
+        elif 'url' in p and 'by URL' in err: assert f"api={api!r} can't take {p.type} ({p.mt}) by URL: fetch it first" in err, err
+        else:
+            assert f"api={api!r} can't take {p.type} ({p.mt}): it takes " in err, err
+            takers = sorted(a for a in ALL - REFUSED[kind] - {api})
+            if takers and 'url' not in p: assert err.endswith(f"; {', '.join(takers)} can"), (err, takers)
         return
     assert err is None, err
     check(api, [mk_msg([x, "What is this?"], api=api)])
