@@ -15,7 +15,7 @@ from fastcore.utils import *
 from .sniff import *
 from .parts import *
 
-# %% ../nbs/02_core.ipynb #64ab7a31
+# %% ../nbs/02_core.ipynb #480211f1
 def _response_items(x, ad):
     "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
@@ -53,7 +53,7 @@ def _block(o, ad, role, kw, fetch=False):
         src = _owner(o)
         if not src: raise ValueError(f"Unrecognised content block for api={ad.name!r}: {str(o)[:100]}")
         o = _parse(src, o)
-    p = _named(to_part(o))
+    p = _named(to_part(o), ad)
     if 'raw' in p and p.get('api')!=ad.name: return None
     if not ad.takes(p): p = _fetched(p, fetch)
     return ad.part(p, role, **kw)
@@ -61,12 +61,21 @@ def _block(o, ad, role, kw, fetch=False):
 def _as_list(r): return r if isinstance(r, list) else [r]
 
 _names = contextvars.ContextVar('tool_names', default=None)
-def _named(p):
-    "Remember the names of tool calls, and give a tool result without one its call's name (Gemini needs it)"
-    seen = _names.get()
-    if seen is None or p.type not in ('tool_call','tool_result'): return p
-    if p.type=='tool_call': seen[p.id] = p.name
-    elif not p.get('name') and p.id in seen: p = Part({**p, 'name':seen[p.id]})
+def _named(p, ad):
+    """Pair tool calls and results across a history: a result without a name gets its call's (Gemini needs names), and
+    calls without ids (Gemini's) get stable ones for APIs that need ids, which their results then share"""
+    if p.type not in ('tool_call','tool_result'): return p
+    cx = _names.get() or dict(names={}, pending={})
+    if p.type=='tool_call':
+        if p.id is None and ad.needs_ids: p = Part({**p, 'id':call_id(p.name, p.args)})
+        cx['names'][p.id] = p.name
+        cx['pending'].setdefault(p.name, []).append(p.id)
+        return p
+    if not p.get('name') and p.id in cx['names']: p = Part({**p, 'name':cx['names'][p.id]})
+    if p.id is None and ad.needs_ids:
+        q = cx['pending'].get(p.name)
+        if not q: raise ValueError(f"A result for tool {p.name!r} has no call id and no call before it: pass the call to mk_toolres")
+        p = Part({**p, 'id':q.pop(0)})
     return p
 
 def _content(c, ad, role, kw, fetch=False):
@@ -79,7 +88,7 @@ def _content(c, ad, role, kw, fetch=False):
     blocks = [b for b in (_block(o, ad, role, kw, fetch) for o in items) if b is not None]
     return _as_list(ad.msg(role, blocks)) if blocks else []
 
-# %% ../nbs/02_core.ipynb #4c4777cf
+# %% ../nbs/02_core.ipynb #5bc49b97
 def _items(x, role, ad, kw, resp=None, fetch=False):
     "History items for `ad` from one input `x` (content, a dict, or an SDK response)"
     r = _response_items(x, ad)
@@ -103,14 +112,11 @@ def _entries(x):
     "Is `x` a list of history items (as `mk_toolres` returns), to be expanded in place?"
     return isinstance(x, (list,tuple)) and bool(x) and all(map(_is_entry, x))
 
-def _merged(res, ad):
-    "`res` with consecutive messages merged where `ad` wants one turn per role"
-    out = []
-    for o in res:
-        m = ad.merge(out[-1], o) if out else None
-        if m is None: out.append(o)
-        else: out[-1] = m
-    return out
+def _cache_last(res, ad, ttl):
+    "`res` with the last message that can carry a cache mark marked"
+    i = first((i for i in reversed(range(len(res))) if ad.cacheable(res[i])), None)
+    if i is None: raise ValueError(f"api={ad.name!r}: no message here can carry a cache mark")
+    return res[:i] + [ad.cache(res[i], ttl)] + res[i+1:]
 
 def _adapters(ad=None):
     "Every adapter, `ad` first"
@@ -121,7 +127,7 @@ def _role(r):
     for o in _adapters(): r = o.role_map.get(r, r)
     return r
 
-# %% ../nbs/02_core.ipynb #c2f2a6bd
+# %% ../nbs/02_core.ipynb #2bd8fbdb
 def mk_msg(
     content, # Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those
     role:str='user', # Role of the message, unless `content` carries its own
@@ -135,14 +141,15 @@ def mk_msg(
     "A message (or, for a response that holds several items, a list of history items) for `api`"
     ad = get_api(api)
     ad.chk_opts(kw)
-    src = []
-    its = _merged(_items(content, role, ad, kw, src, fetch), ad)
+    src,tok = [],_names.set(dict(names={}, pending={}))
+    try: its = ad.tidy(_items(content, role, ad, kw, src, fetch))
+    finally: _names.reset(tok)
     for o in its: ad.chk_role(o)
-    if cache: its[-1] = ad.cache(its[-1], ttl)
+    if cache and its: its = _cache_last(its, ad, ttl)
     its = [dict2obj(o, list_func=list) for o in its]
     return its if len(its)!=1 or (src and src[0].resp_list) else its[0]
 
-# %% ../nbs/02_core.ipynb #9c5c440c
+# %% ../nbs/02_core.ipynb #aac17a3a
 def mk_msgs(
     msgs:list, # The history: each item anything `mk_msg` takes
     api:str='openai', # Target API: see `apis()`
@@ -153,20 +160,22 @@ def mk_msgs(
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
     **kw, # Options the adapter takes for its blocks
 )->list:
-    "A list of messages for `api`: roles alternate by position unless an item carries its own"
+    "A list of messages for `api`: items without a role of their own alternate with the message before them"
     ad = get_api(api)
     ad.chk_opts(kw)
     if not isinstance(msgs, (list,tuple)): msgs = [msgs]
-    res,tok = [],_names.set({})
+    res,role,tok = [],'user',_names.set(dict(names={}, pending={}))
     try:
-        for i,o in enumerate(msgs):
+        for o in msgs:
             if isinstance(o, list) and not o: continue  # e.g. a stream cut off before anything usable arrived
-            res += _items(o, ('user','assistant')[i%2], ad, kw, fetch=fetch)
+            its = _items(o, role, ad, kw, fetch=fetch)
+            if its: role = 'assistant' if _role(ad.item_role(its[-1])) in ('user','tool') else 'user'
+            res += its
     finally: _names.reset(tok)
-    res = _merged(res, ad)
+    res = ad.tidy(res)
     for o in res: ad.chk_role(o)
     if cache_last_ckpt_only: res = [ad.uncache(o) for o in res]
-    if cache and res: res[-1] = ad.cache(res[-1], ttl)
+    if cache and res: res = _cache_last(res, ad, ttl)
     return [dict2obj(o, list_func=list) for o in res]
 
 # %% ../nbs/02_core.ipynb #62199914

@@ -43,10 +43,12 @@ def json_obj(s)->dict|None:
     except ValueError: return None
     return r if isinstance(r, dict) else None
 
-# %% ../nbs/06_stream.ipynb #860212ec
+# %% ../nbs/06_stream.ipynb #fda56a6c
 def _events(x):
     "The events of a stream: an iterable, or boto3's `converse_stream` response with its `stream`"
     if isinstance(x, dict) and 'stream' in x: x = x['stream']
+    if isinstance(x, (str,bytes,dict)) or not hasattr(x, '__iter__'):
+        raise TypeError(f"stream_msg takes a stream's events (SDK event objects or dicts), not {type(x).__name__}")
     return list(x)
 
 def stream_response(events)->tuple:

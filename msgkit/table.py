@@ -11,8 +11,15 @@ from .sniff import *
 from .parts import *
 from .core import *
 
-# %% ../nbs/30_table.ipynb #22fc1afe
+# %% ../nbs/30_table.ipynb #42fd3813
 _h = lambda s: bytes.fromhex(s)
+
+def _docx():
+    "The smallest zip that `filetype` reads as a Word document"
+    import io, zipfile
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, 'w') as z: z.writestr('[Content_Types].xml', '<Types/>'); z.writestr('word/document.xml', '<w:document/>')
+    return b.getvalue()
 examples = dict(
     text="Hello", png=sample('gradient.png').read_bytes(), jpeg=_h('ffd8ffe000104a46494600010100000100010000')+b'\0'*16,
     gif=b'GIF89a\x01\x00\x01\x00\x80\x00\x00'+b'\0'*16, webp=b'RIFF\x24\x00\x00\x00WEBPVP8 '+b'\0'*16,
@@ -21,7 +28,7 @@ examples = dict(
     pdf=sample('report.pdf').read_bytes(), pdf_url="https://arxiv.org/pdf/2506.18880",
     txt=media(b'Plain notes.', 'text/plain'), md=sample('notes.md'), csv=media(b'a,b\n1,2\n', 'text/csv'),
     html=media(b'<p>Hi</p>', 'text/html'), json=media(b'{"a": 1}', 'application/json'),
-    doc_chunks=mk_doc(["One.", "Two."], api=None, title="Chunks"),
+    doc_chunks=mk_doc(["One.", "Two."], api=None, title="Chunks"), docx=_docx(),
     wav=b'RIFF\x24\x00\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00\x40\x1f\x00\x00\x80\x3e\x00\x00\x02\x00\x10\x00data\x00\x00\x00\x00',
     mp3=b'ID3\x04\x00\x00\x00\x00\x00\x00\xff\xfb\x90\x00'+b'\0'*32, flac=b'fLaC\x00\x00\x00\x22'+b'\0'*40,
     ogg=b'OggS\x00\x02'+b'\0'*40, aac=b'\xff\xf1\x50\x80'+b'\0'*40, audio_url=media_url("https://example.com/talk.mp3"),

@@ -51,7 +51,7 @@ def tool_calls(x)->list:
     if _is_call(x): return [x]
     return [dict(id=p.id, name=p.name, args=p.args) for _,ps in read_parts(x) for p in ps if p.type=='tool_call']
 
-# %% ../nbs/04_tools.ipynb #0a6bc0ea
+# %% ../nbs/04_tools.ipynb #16a30266
 def _is_media(o): return isinstance(o, (bytes,bytearray,Path,Part)) or _is_pil(o)
 
 def _res_parts(r)->list:
@@ -74,7 +74,9 @@ def mk_toolres(
     for c,r in zip(calls, results):
         cs = tool_calls(c)
         if len(cs)!=1: raise ValueError(f"Expected one tool call, found {len(cs)} in {type(c).__name__}")
-        ps.append(tool_result_part(cs[0]['id'], _res_parts(r), name=cs[0]['name'], is_error=is_error))
+        c = cs[0]
+        cid = c['id'] or (call_id(c['name'], c['args']) if get_api(api).needs_ids else None)
+        ps.append(tool_result_part(cid, _res_parts(r), name=c['name'], is_error=is_error))
     return [dict2obj(o, list_func=list) for o in _content(ps, get_api(api), 'user', {})]
 
 # %% ../nbs/04_tools.ipynb #8d704b0f

@@ -381,9 +381,74 @@ def check_bedrock(messages, **kw):
 
 APIS = dict(openai=check_openai, openai_chat=check_openai_chat, anthropic=check_anthropic, gemini=check_gemini, bedrock=check_bedrock)
 
+# ---------------------------------------------------------------- rules the types can't express
+# Each is a documented provider rule whose breach the API answers with a 400; the error text is quoted.
+def _blank(s): return isinstance(s, str) and not s.strip()
+
+def _rules_openai(msgs):
+    calls = set()
+    for i, m in enumerate(msgs):
+        if m.get('type')=='function_call': calls.add(m['call_id'])
+        if m.get('type')=='function_call_output':
+            assert m['call_id'] in calls, f"$[{i}]: 'No tool call found for function call output with call_id {m['call_id']}'"
+        if m.get('type')=='reasoning':  # "Item 'rs_..' of type 'reasoning' was provided without its required following item"
+            assert i+1 < len(msgs), f"$[{i}]: a reasoning item needs the item that followed it"
+
+def _rules_chat(msgs):
+    for i, m in enumerate(msgs):
+        if m.get('role')=='assistant' and m.get('tool_calls'):
+            ids = [c['id'] for c in m['tool_calls']]
+            assert len(set(ids))==len(ids), f"$[{i}]: duplicate tool call ids {ids}"
+            j, got = i+1, []
+            while j < len(msgs) and msgs[j].get('role')=='tool': got.append(msgs[j]['tool_call_id']); j += 1
+            # "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'"
+            if j < len(msgs) or got: assert sorted(got)==sorted(ids), f"$[{i}]: tool calls {ids} answered by {got} right after"
+        if m.get('role')=='tool':  # "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'"
+            k = i-1
+            while k >= 0 and msgs[k].get('role')=='tool': k -= 1
+            assert k >= 0 and msgs[k].get('role')=='assistant' and msgs[k].get('tool_calls'), f"$[{i}]: tool message not after tool calls"
+
+def _rules_anthropic(msgs):
+    prev_uses = set()
+    for i, m in enumerate(msgs):
+        c = m['content']
+        assert c, f"$[{i}]: 'messages: all messages must have non-empty content'"  # except an optional final assistant turn
+        if isinstance(c, str): continue
+        for j, b in enumerate(c):
+            if b.get('type')=='text': assert not _blank(b['text']), f"$[{i}].content[{j}]: 'text content blocks must contain non-whitespace text'"
+            if b.get('type')=='tool_result':
+                assert b['tool_use_id'] in prev_uses, f"$[{i}].content[{j}]: 'unexpected tool_use_id found in tool_result blocks'"
+                for k, x in enumerate(b.get('content') or []) if not isinstance(b.get('content'), str) else []:
+                    if x.get('type')=='text': assert not _blank(x['text']), f"$[{i}].content[{j}].content[{k}]: blank text"
+        uses = [b['id'] for b in c if b.get('type')=='tool_use']
+        assert len(set(uses))==len(uses), f"$[{i}]: 'tool_use ids must be unique'"
+        prev_uses = set(uses) if m['role']=='assistant' else prev_uses
+
+def _rules_gemini(contents):
+    for i, c in enumerate(contents):
+        assert c.get('parts'), f"$[{i}]: 'contents.parts must not be empty'"
+
+def _rules_bedrock(msgs):
+    names = []
+    for i, m in enumerate(msgs):
+        assert m['content'], f"$[{i}]: empty content"
+        if i: assert m['role']!=msgs[i-1]['role'], f"$[{i}]: 'A conversation must alternate between user and assistant roles'"
+        for j, b in enumerate(m['content']):
+            if 'text' in b: assert not _blank(b['text']), f"$[{i}].content[{j}]: 'The text field in the ContentBlock object is blank'"
+            if 'document' in b: names.append(b['document']['name'])
+            for x in (b.get('toolResult') or {}).get('content') or []:
+                if 'document' in x: names.append(x['document']['name'])
+        if any('document' in b for b in m['content']):
+            assert any('text' in b for b in m['content']), f"$[{i}]: a message with a document needs a text block"
+    assert len(set(names))==len(names), f"'Messages can't contain duplicate document names': {names}"
+
+RULES = dict(openai=_rules_openai, openai_chat=_rules_chat, anthropic=_rules_anthropic, gemini=_rules_gemini, bedrock=_rules_bedrock)
+
 def check(api, msgs, **kw):
-    "Check `msgs` for `api` (a key of `APIS`); returns the request body"
-    return APIS[api](msgs, **kw)
+    "Check `msgs` for `api` (a key of `APIS`): the types, then the documented rules they can't express; returns the request body"
+    body = APIS[api](msgs, **kw)
+    RULES[api](msgs)
+    return body
 
 # ---------------------------------------------------------------- response builders
 def _no_extras(m, path='$'):

@@ -18,7 +18,7 @@ REFUSED = dict(
     aac=ALL-{'gemini','bedrock'}, audio_url=ALL-{'gemini'},
     mp4=ALL-{'gemini','bedrock'}, webm=ALL-{'gemini','bedrock'}, mov=ALL-{'gemini','bedrock'}, avi=ALL-{'gemini'},
     video_url=ALL-{'gemini'}, openai_file=ALL-{'openai','openai_chat'}, anthropic_file=ALL-{'anthropic'},
-    gemini_file=ALL-{'gemini'}, s3_image=ALL-{'bedrock'},
+    gemini_file=ALL-{'gemini'}, s3_image=ALL-{'bedrock'}, docx={'anthropic','gemini','openai_chat'},
 )
 
 def test_table_covers_every_api(): assert set(apis()) == ALL

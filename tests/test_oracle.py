@@ -279,3 +279,25 @@ def test_responses_feed_back_into_history():
                    {'role': 'user', 'content': [{'toolResult': {'toolUseId': b['content'][-1]['toolUse']['toolUseId'], 'content': [{'text': '20C'}]}}]}])
     a = chat_completion(tool_call=True).choices[0].message.model_dump(exclude_none=True)
     check_openai_chat([{'role': 'user', 'content': 'hi'}, a, {'role': 'tool', 'tool_call_id': 'call_abc123', 'content': '20C'}])
+
+# ---------------------------------------------------------------- the documented rules beyond the types can fail too
+from oracle import RULES
+RULE_BAD = dict(
+    openai=[[{'type':'function_call_output', 'call_id':'call_9', 'output':'x'}],
+            [{'role':'user', 'content':'q'}, {'type':'reasoning', 'id':'rs_1', 'summary':[]}]],
+    openai_chat=[[{'role':'user', 'content':'q'}, {'role':'assistant', 'content':None, 'tool_calls':[{'id':'c1', 'type':'function', 'function':{'name':'f', 'arguments':'{}'}}]},
+                  {'role':'user', 'content':'next'}],
+                 [{'role':'user', 'content':'q'}, {'role':'tool', 'tool_call_id':'c1', 'content':'x'}]],
+    anthropic=[[{'role':'user', 'content':[{'type':'text', 'text':'  '}]}], [{'role':'user', 'content':[]}],
+               [{'role':'user', 'content':[{'type':'tool_result', 'tool_use_id':'t1', 'content':'x'}]}],
+               [{'role':'user', 'content':'q'}, {'role':'assistant', 'content':[{'type':'tool_use', 'id':'t', 'name':'f', 'input':{}}]*2}]],
+    gemini=[[{'role':'model', 'parts':[]}], [{'role':'user'}]],
+    bedrock=[[{'role':'user', 'content':[{'text':' '}]}], [{'role':'user', 'content':[{'text':'a'}]}, {'role':'user', 'content':[{'text':'b'}]}],
+             [{'role':'user', 'content':[{'text':'q'}, {'document':{'format':'txt', 'name':'n', 'source':{'bytes':b'a'}}},
+                                        {'document':{'format':'txt', 'name':'n', 'source':{'bytes':b'b'}}}]}],
+             [{'role':'user', 'content':[{'document':{'format':'txt', 'name':'n', 'source':{'bytes':b'a'}}}]}]],
+)
+
+@pytest.mark.parametrize('api,i', [(a, i) for a, bs in RULE_BAD.items() for i in range(len(bs))])
+def test_rules_fail(api, i):
+    with pytest.raises(AssertionError): RULES[api](RULE_BAD[api][i])

@@ -3,7 +3,7 @@ import base64, copy, json, subprocess, sys
 from pathlib import Path
 import pytest
 from pydantic import TypeAdapter
-from msgkit import get_api, stream_msg, stream_response, mk_msgs
+from msgkit import get_api, stream_msg, stream_response, mk_msgs, tool_calls, mk_toolres
 from oracle import check
 assemble_anthropic, assemble_chat, assemble_responses, assemble_gemini, assemble_bedrock = [
     get_api(o).assemble for o in ('anthropic', 'openai_chat', 'openai', 'gemini', 'bedrock')]
@@ -551,10 +551,12 @@ def test_stream_msg_into_history(name, cut):
     api = stream_response(evs)[0]
     m = stream_msg(evs)
     assert stream_msg(_ev_json(evs)) == m
-    h = mk_msgs(["What's the weather?", m, "Go on"], api=api)
-    check(api, h)
-    for dst in ('openai', 'anthropic', 'gemini', 'bedrock', 'openai_chat'):
-        check(dst, mk_msgs(["What's the weather?", stream_msg(evs, api=dst), "Go on"], api=dst))
+    def hist(m, a):
+        "The question, the streamed message, answers to its tool calls (the APIs require them), and the next question"
+        cs = tool_calls(m)
+        return mk_msgs(["What's the weather?", m] + ([mk_toolres(cs, ['Sunny']*len(cs), api=a)] if cs else []) + ["Go on"], api=a)
+    check(api, hist(m, api))
+    for dst in ('openai', 'anthropic', 'gemini', 'bedrock', 'openai_chat'): check(dst, hist(stream_msg(evs, api=dst), dst))
 
 def test_stream_keeps_signatures():
     m = stream_msg(A_EVENTS)

@@ -75,7 +75,7 @@ def cache(self:AnthropicAdapter, msg, ttl=None):
 @patch
 def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/11_anthropic.ipynb #b5728516
+# %% ../../nbs/11_anthropic.ipynb #c9b4bb24
 @patch
 def items(self:AnthropicAdapter, x):
     "History items from an Anthropic SDK `Message` (or its `model_dump()`), else `None`"
@@ -83,7 +83,8 @@ def items(self:AnthropicAdapter, x):
         if x.get('type')!='message' or 'content' not in x or 'model' not in x: return None
     elif type(x).__module__.split('.')[0]!='anthropic' or not hasattr(x, 'content') or not hasattr(x, 'role'): return None
     d = dump(x)
-    return [dict(role=d['role'], content=d['content'])] if d['content'] else []
+    c = [o for o in d['content'] if not (o.get('type')=='text' and not o.get('text', '').strip())]
+    return [dict(role=d['role'], content=c)] if c else []
 
 @patch
 def owns(self:AnthropicAdapter, d): return d.get('type') in _blocks

@@ -11,14 +11,14 @@ from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
 
-# %% ../../nbs/14_bedrock.ipynb #cf941dcf
+# %% ../../nbs/14_bedrock.ipynb #7d530321
 _fmt = {'image/png':'png', 'image/jpeg':'jpeg', 'image/gif':'gif', 'image/webp':'webp',
         'application/pdf':'pdf', 'text/csv':'csv', 'text/html':'html', 'text/plain':'txt', 'text/markdown':'md',
         'application/json':'txt', 'text/xml':'txt', 'application/xml':'txt',
         'video/x-matroska':'mkv', 'video/quicktime':'mov', 'video/mp4':'mp4', 'video/webm':'webm', 'video/x-flv':'flv',
         'video/mpeg':'mpeg', 'video/x-ms-wmv':'wmv', 'video/3gpp':'three_gp',
         'audio/mpeg':'mp3', 'audio/wav':'wav', 'audio/aac':'aac', 'audio/flac':'flac', 'audio/mp4':'m4a', 'audio/ogg':'ogg',
-        'audio/webm':'webm', 'audio/opus':'opus'}
+        'audio/webm':'webm', 'audio/opus':'opus', **{k:v for k,v in office_mts.items() if v in ('doc','docx','xls','xlsx')}}
 _mt = {v:k for k,v in reversed(_fmt.items())}
 _kinds = ('image','document','video','audio')
 
@@ -30,7 +30,7 @@ def doc_name(p)->str:
     h = hashlib.sha1(p.get('data') or (p.get('text') or '\n'.join(p.get('chunks', []))).encode() or p.get('url', '').encode())
     return f"document-{h.hexdigest()[:10]}"
 
-# %% ../../nbs/14_bedrock.ipynb #f0fb5962
+# %% ../../nbs/14_bedrock.ipynb #335996d7
 @register
 class BedrockAdapter(Adapter):
     "AWS Bedrock Converse `messages`"
@@ -47,6 +47,7 @@ class BedrockAdapter(Adapter):
         if 'raw' in p: return copy.deepcopy(p.raw)
         if p.type=='tool_call': return dict(toolUse=dict(toolUseId=p.id or p.name, name=p.name, input=p.args))
         if p.type=='tool_result':
+            if any(o.type=='audio' for o in p.content): raise ValueError("api='bedrock' takes no audio in a tool result: text, JSON, images, documents and video")
             d = dict(toolUseId=p.id or p.name, content=[self.part(o) for o in p.content])
             return dict(toolResult={**d, 'status':'error'} if p.is_error else d)
         if 'file' in p: src = dict(s3Location=dict(uri=p.file))
@@ -72,7 +73,7 @@ class BedrockAdapter(Adapter):
         if isinstance(system, str): system = [dict(text=system)]
         return dict(modelId=model, messages=msgs, **({'system':system} if system else {}), **kw)
 
-# %% ../../nbs/14_bedrock.ipynb #de0654ac
+# %% ../../nbs/14_bedrock.ipynb #2ff6198f
 _blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint','reasoningContent',
            'citationsContent','searchResult'}
 
@@ -115,12 +116,38 @@ def merge(self:BedrockAdapter, a, b):
     if a.get('role')!=b.get('role') or set(a)!={'role','content'} or set(b)!={'role','content'}: return None
     return dict(role=a['role'], content=a['content']+b['content'])
 
+def _blob(b, k='bytes'):
+    "Bytes that went through JSON come back as base64 text: make them bytes again (botocore would encode text twice)"
+    if isinstance(b.get(k), str): b[k] = base64.b64decode(b[k])
+
+def _fix_blobs(blocks):
+    for o in blocks:
+        for kind in _kinds:
+            if kind in o and 'source' in o[kind]: _blob(o[kind]['source'])
+        if 'reasoningContent' in o: _blob(o['reasoningContent'], 'redactedContent')
+        if 'toolResult' in o: _fix_blobs(o['toolResult'].get('content') or [])
+
+@patch
+def tidy(self:BedrockAdapter, msgs):
+    "Merged turns, blobs as bytes, and document names made unique across the request, as Converse requires"
+    msgs,seen = copy.deepcopy(Adapter.tidy(self, msgs)),set()
+    for m in msgs:
+        _fix_blobs(m.get('content') or [])
+        for o in m.get('content') or []:
+            docs = [o['document']] if 'document' in o else [c['document'] for c in (o.get('toolResult') or {}).get('content') or [] if 'document' in c]
+            for d in docs:
+                n,i = d['name'],2
+                while d['name'] in seen: d['name'],i = f"{n[:195]} ({i})",i+1
+                seen.add(d['name'])
+    return msgs
+
 @patch
 def items(self:BedrockAdapter, x):
     "History items from a Converse response dict, else `None`"
     if not isinstance(x, dict) or not isinstance(x.get('output'), dict) or 'message' not in x['output']: return None
-    m = x['output']['message']
-    return [copy.deepcopy(m)] if m.get('content') else []
+    m = copy.deepcopy(x['output']['message'])
+    m['content'] = [o for o in m.get('content') or [] if not ('text' in o and not o['text'].strip())]
+    return [m] if m['content'] else []
 
 # %% ../../nbs/14_bedrock.ipynb #026f625c
 @patch

@@ -12,7 +12,7 @@ from ..sniff import *
 from ..parts import *
 from .openai import _doc_text
 
-# %% ../../nbs/13_gemini.ipynb #82316854
+# %% ../../nbs/13_gemini.ipynb #174ee41c
 _img_mts = {'image/png','image/jpeg','image/webp','image/heic','image/heif'}
 _audio_mts = {'audio/wav','audio/mpeg','audio/aiff','audio/aac','audio/ogg','audio/flac'}
 _video_mts = {'video/mp4','video/mpeg','video/quicktime','video/x-msvideo','video/x-flv','video/webm','video/x-ms-wmv','video/3gpp'}
@@ -28,7 +28,7 @@ _part_keys = {'text','inline_data','file_data','function_call','function_respons
 @register
 class GeminiAdapter(Adapter):
     "Google Gen AI `contents`"
-    name,sdk,roles,role_map = 'gemini',('google',),('user','model'),{'model':'assistant'}
+    name,sdk,roles,role_map,needs_ids = 'gemini',('google',),('user','model'),{'model':'assistant'},False
     media_types = dict(image=_img_mts, audio=_audio_mts, video=_video_mts, document={'application/pdf'} | _text_mts)
     url_mts = _img_mts | _audio_mts | _video_mts | {'application/pdf'}
     str_content = False
@@ -50,17 +50,20 @@ class GeminiAdapter(Adapter):
     def split_msg(self, d): return (d.get('role', 'user'), d['parts']) if 'parts' in d and isinstance(d['parts'], list) else None
     limits = dict(image=(_max_inline,'b64'), audio=(_max_inline,'b64'), video=(_max_inline,'b64'), document=(50*1024*1024,'raw'))
     def request(self, msgs, model=None, system=None, config=None, **kw):
+        if hasattr(config, 'model_dump'): config = config.model_dump(exclude_none=True)
         cfg = {**(config or {}), **({'system_instruction':system} if system else {})}
         return dict(model=model, contents=msgs, **({'config':cfg} if cfg else {}), **kw)
 
-# %% ../../nbs/13_gemini.ipynb #79a11c1a
+# %% ../../nbs/13_gemini.ipynb #4f2bfac5
 @patch
 def cache(self:GeminiAdapter, msg, ttl=None):
     if ttl: raise ValueError("api='gemini' sets cache TTLs on explicit caches: client.caches.create(..., config=dict(ttl=...))")
     return msg
 
 @patch
-def owns(self:GeminiAdapter, d): return 'type' not in d and bool(d) and set(d) <= _part_keys
+def owns(self:GeminiAdapter, d):
+    "A part in Gemini's form (or a bare `FunctionCall`, as `response.function_calls` gives)"
+    return 'type' not in d and bool(d) and (set(d) <= _part_keys or ({'name','args'} <= set(d) <= {'id','name','args','partial_args','will_continue'}))
 
 def _b(x): return x if isinstance(x, bytes) else base64.b64decode(x)
 
@@ -71,8 +74,9 @@ def _g(d, k):
 @patch
 def fn_response(self:GeminiAdapter, p):
     "A `function_response` for tool result part `p`: text as `output` (or `error`), media as its `parts`"
-    txt = '\n\n'.join(o.text for o in p.content if o.type=='text')
-    parts = [self.part(o) for o in p.content if o.type!='text']
+    inline = lambda o: o.type=='text' or (o.type=='document' and ('text' in o or 'chunks' in o or o.mt!='application/pdf'))
+    txt = '\n\n'.join(o.text if o.type=='text' else _doc_text(o) for o in p.content if inline(o))
+    parts = [self.part(o) for o in p.content if not inline(o)]
     if not p.name: raise ValueError("api='gemini' needs the tool's name in a function response: pass the call from tool_calls()")
     return dict(**({'id':p.id} if p.id else {}), name=p.name, response={'error' if p.is_error else 'output': txt},
                 **({'parts':parts} if parts else {}))
@@ -81,6 +85,7 @@ def fn_response(self:GeminiAdapter, p):
 def parse_block(self:GeminiAdapter, d):
     if _g(d, 'thought'): return opaque_part('gemini', d, 'thinking')
     if 'text' in d: return text_part(d['text'])
+    if 'name' in d and 'args' in d: d = dict(function_call=d)
     if fc := _g(d, 'function_call'): return tool_call_part(fc.get('id'), fc['name'], fc.get('args') or {})
     if fr := _g(d, 'function_response'):
         r = fr.get('response') or {}
@@ -101,7 +106,7 @@ def merge(self:GeminiAdapter, a, b):
     if a.get('role')!=b.get('role') or set(a)!={'role','parts'} or set(b)!={'role','parts'}: return None
     return dict(role=a['role'], parts=a['parts']+b['parts'])
 
-# %% ../../nbs/13_gemini.ipynb #bb4967f0
+# %% ../../nbs/13_gemini.ipynb #55d9577c
 def _unb64(d):
     "Bytes fields of a Gemini content dict from JSON (base64 text) back to bytes"
     d = copy.deepcopy(d)
@@ -116,12 +121,17 @@ def _unb64(d):
 def items(self:GeminiAdapter, x):
     "History items from a google-genai `GenerateContentResponse` (or its `model_dump()`), else `None`"
     if isinstance(x, dict):
-        if not isinstance(x.get('candidates'), list) or not x['candidates']: return None
-        c = x['candidates'][0].get('content')
-        return [_unb64(drop_none(c))] if c else []
+        if not isinstance(x.get('candidates'), list) and not _g(x, 'prompt_feedback'): return None
+        c = (x.get('candidates') or [{}])[0].get('content') or {}
+        return [_unb64(drop_none(c))] if c.get('parts') else []
     if not type(x).__module__.startswith('google.genai') or not hasattr(x, 'candidates'): return None
-    if not x.candidates or not x.candidates[0].content: return []
+    if not x.candidates or not x.candidates[0].content or not x.candidates[0].content.parts: return []
     return [x.candidates[0].content.model_dump(exclude_none=True)]
+
+@patch
+def tidy(self:GeminiAdapter, msgs):
+    "Merged turns, with bytes fields that went through JSON (base64 text) back as bytes"
+    return [_unb64(o) if 'parts' in o else o for o in Adapter.tidy(self, msgs)]
 
 @patch
 def resp(self:GeminiAdapter, x):
@@ -137,6 +147,7 @@ def usage(self:GeminiAdapter, r):
 _filters = {'SAFETY','RECITATION','BLOCKLIST','PROHIBITED_CONTENT','SPII','IMAGE_SAFETY','IMAGE_PROHIBITED_CONTENT','IMAGE_RECITATION','LANGUAGE'}
 @patch
 def finish(self:GeminiAdapter, r):
+    if not r.get('candidates') and _g(_g(r, 'prompt_feedback') or {}, 'block_reason'): return 'content_filter'
     c = (r.get('candidates') or [{}])[0]
     f = _g(c, 'finish_reason')
     if f=='STOP': return 'tool_call' if any(_g(o, 'function_call') for o in (c.get('content') or {}).get('parts') or []) else 'stop'

@@ -11,7 +11,7 @@ from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
 
-# %% ../../nbs/10_openai.ipynb #83ebcdde
+# %% ../../nbs/10_openai.ipynb #833e5ecd
 def _b64(b:bytes)->str: return base64.b64encode(b).decode()
 def _data_uri(p)->str: return f"data:{p.mt};base64,{_b64(p.data)}"
 
@@ -25,6 +25,7 @@ def _doc_text(p)->str:
 
 _img_mts = {'image/png','image/jpeg','image/gif','image/webp'}
 _max_file = 50*1024*1024  # OpenAI's stated per-file input limit (50 MB)
+_office_mts = {k for k,v in office_mts.items() if v in ('docx','pptx','xlsx')}
 _text_mts = {'text/plain','text/markdown','text/csv','text/html','application/json','text/xml','application/xml'}
 _blocks = {'input_text','input_image','input_file','output_text','refusal'}
 _items = {'message','reasoning','function_call','function_call_output','file_search_call','web_search_call','computer_call',
@@ -32,12 +33,12 @@ _items = {'message','reasoning','function_call','function_call_output','file_sea
           'mcp_call','mcp_list_tools','mcp_approval_request','mcp_approval_response','custom_tool_call','custom_tool_call_output',
           'item_reference','compaction','shell_call','shell_call_output','apply_patch_call','apply_patch_call_output'}
 
-# %% ../../nbs/10_openai.ipynb #6fce0141
+# %% ../../nbs/10_openai.ipynb #d631b21f
 @register
 class OpenAIAdapter(Adapter):
     "OpenAI Responses API `input` items"
     name,sdk,roles,opts,resp_list = 'openai',('openai',),('user','assistant','system','developer'),('detail',),True
-    media_types,url_mts = dict(image=_img_mts, document={'application/pdf'} | _text_mts),_img_mts | {'application/pdf'}
+    media_types,url_mts = dict(image=_img_mts, document={'application/pdf'} | _text_mts | _office_mts),_img_mts | {'application/pdf'}
     def text_msg(self, role, s): return dict(role=role, content=s)
 
     limits = dict(image=(_max_file,'raw'), document=(_max_file,'raw'))
@@ -49,7 +50,7 @@ class OpenAIAdapter(Adapter):
         if p.type=='tool_result': return dict(type='function_call_output', call_id=p.id or p.name, output=self.output(p.content, detail))
         if 'file' in p: return dict(type='input_image', file_id=p.file, detail=detail) if p.type=='image' else dict(type='input_file', file_id=p.file)
         if p.type=='image': return dict(type='input_image', image_url=p.get('url') or _data_uri(p), detail=detail)
-        if p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(type='input_text', text=_doc_text(p))
+        if is_text_mt(p.mt) or 'text' in p or 'chunks' in p: return dict(type='input_text', text=_doc_text(p))
         if 'url' in p: return dict(type='input_file', file_url=p.url)
         return dict(type='input_file', filename=p.get('filename') or _filename(p), file_data=_data_uri(p))
 
@@ -70,14 +71,18 @@ class OpenAIAdapter(Adapter):
         m = dict(role=role, content=blocks)
         return [m]+items if items else m
 
-def _filename(p): return (p.get('title') or 'document').replace('/','_') + ('' if (p.get('title') or '').lower().endswith('.pdf') else '.pdf')
+def _filename(p):
+    "A file name for part `p` whose extension matches its type, as OpenAI reads files by their name"
+    ext = '.' + office_mts.get(p.mt, 'pdf')
+    n = (p.get('title') or 'document').replace('/','_')
+    return n if n.lower().endswith(ext) else n + ext
 
 # %% ../../nbs/10_openai.ipynb #3029ff3c
 @patch
 def request(self:OpenAIAdapter, msgs, model=None, system=None, **kw):
     return dict(model=model, input=msgs, **({'instructions':system} if system else {}), **kw)
 
-# %% ../../nbs/10_openai.ipynb #d03147dc
+# %% ../../nbs/10_openai.ipynb #255de5fb
 _ttls = ('30m','12h')
 def _breakpoint(api, ttl):
     if ttl and ttl not in _ttls: raise ValueError(f"api={api!r} takes cache ttl {' or '.join(_ttls)}, not {ttl!r}")
@@ -92,6 +97,12 @@ def cache(self:OpenAIAdapter, msg, ttl=None):
     return self.mark_last(msg, bp)
 
 OpenAIAdapter.cache_key = 'prompt_cache_breakpoint'
+@patch
+def cacheable(self:OpenAIAdapter, m): return 'content' in m and m.get('role') in ('user','system','developer') and 'id' not in m
+@patch
+def item_role(self:OpenAIAdapter, d):
+    "The role an item plays: tool outputs answer for the user, everything else the model produced"
+    return d.get('role') or ('user' if d.get('type','').endswith('_output') or d.get('type')=='mcp_approval_response' else 'assistant')
 @patch
 def uncache(self:OpenAIAdapter, msg): return self.unmark(msg)
 
@@ -142,17 +153,21 @@ def parse_block(self:OpenAIAdapter, d):
     if t=='input_file' and d.get('file_url'): return media_url(d['file_url'], mt=url_type(d['file_url']) or 'application/pdf')
     raise ValueError(f"msgkit can't translate OpenAI {t!r} blocks to another API yet")
 
-# %% ../../nbs/10_openai.ipynb #2e2a890f
+# %% ../../nbs/10_openai.ipynb #ca3b8599
 @patch
 def usage(self:OpenAIAdapter, r):
     u = r.get('usage') or {}
-    return mk_usage(u.get('input_tokens'), u.get('output_tokens'), (u.get('input_tokens_details') or {}).get('cached_tokens'),
-                    0, (u.get('output_tokens_details') or {}).get('reasoning_tokens'))
+    d = u.get('input_tokens_details') or {}
+    return mk_usage(u.get('input_tokens'), u.get('output_tokens'), d.get('cached_tokens'), d.get('cache_write_tokens'),
+                    (u.get('output_tokens_details') or {}).get('reasoning_tokens'))
 
 @patch
 def finish(self:OpenAIAdapter, r):
-    st = r.get('status')
-    if st=='completed': return 'tool_call' if any(o.get('type')=='function_call' for o in r.get('output', [])) else 'stop'
+    st,out = r.get('status'),r.get('output', [])
+    if st=='completed':
+        if any(o.get('type')=='function_call' for o in out): return 'tool_call'
+        refused = any(c.get('type')=='refusal' for o in out if o.get('type')=='message' for c in o.get('content', []))
+        return 'refusal' if refused else 'stop'
     if st=='incomplete': return dict(max_output_tokens='length', content_filter='content_filter').get((r.get('incomplete_details') or {}).get('reason'), 'other')
     return dict(failed='error', cancelled='other').get(st)
 

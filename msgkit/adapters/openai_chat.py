@@ -12,7 +12,7 @@ from ..sniff import *
 from ..parts import *
 from .openai import _data_uri, _b64, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
 
-# %% ../../nbs/12_openai_chat.ipynb #99ead296
+# %% ../../nbs/12_openai_chat.ipynb #3982cde0
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
 
 @register
@@ -33,6 +33,7 @@ class ChatAdapter(Adapter):
         if p.type=='tool_result':
             txt = [o.text for o in p.content if o.type=='text']
             media = [self.part(o, detail=detail) for o in p.content if o.type!='text']
+            if media: media = [dict(type='text', text=f"Files from tool call {p.id or p.name}:")] + media
             return dict(role='tool', tool_call_id=p.id or p.name, content='\n\n'.join(txt) or 'The result is in the next message.', _media=media)
         if 'file' in p: return dict(type='file', file=dict(file_id=p.file))
         if p.type=='image': return dict(type='image_url', image_url=dict(url=p.get('url') or _data_uri(p), **({'detail':detail} if detail else {})))
@@ -46,7 +47,7 @@ class ChatAdapter(Adapter):
         media = [b for o in blocks if o.get('role')=='tool' for b in o['_media']]
         blocks = [o for o in blocks if o.get('type')!='function' and o.get('role')!='tool']
         if role in ('assistant','system','developer','tool') and any(o.get('type')!='text' for o in blocks):
-            raise ValueError(f"api='openai_chat' takes only text in a {role} message")
+            raise ValueError(f"api='openai_chat' takes only text in {'an' if role[0] in 'aeiou' else 'a'} {role} message")
         if role=='assistant':
             m = dict(role=role, content='\n\n'.join(o['text'] for o in blocks) or None)
             return {**m, 'tool_calls':calls} if calls else m
@@ -57,26 +58,54 @@ class ChatAdapter(Adapter):
     def request(self, msgs, model=None, system=None, **kw):
         return dict(model=model, messages=([dict(role='system', content=system)] if system else []) + list(msgs), **kw)
 
-# %% ../../nbs/12_openai_chat.ipynb #631849df
+# %% ../../nbs/12_openai_chat.ipynb #c1d1066f
+def _join_users(ms):
+    c = [b for m in ms for b in ([dict(type='text', text=m['content'])] if isinstance(m['content'], str) else m['content'])]
+    return dict(role='user', content=c)
+
+@patch
+def tidy(self:ChatAdapter, msgs):
+    out,i = [],0
+    while i<len(msgs):
+        m = msgs[i]
+        out.append(m)
+        i += 1
+        if m.get('role')!='assistant' or not m.get('tool_calls'): continue
+        j = i
+        while j<len(msgs) and msgs[j].get('role') in ('tool','user'): j += 1
+        run = msgs[i:j]
+        last = max((k for k,o in enumerate(run) if o.get('role')=='tool'), default=-1)
+        head,tail = run[:last+1],run[last+1:]
+        users = [o for o in head if o.get('role')=='user']
+        out += [o for o in head if o.get('role')=='tool'] + ([_join_users(users)] if users else []) + tail
+        i = j
+    return out
+
+# %% ../../nbs/12_openai_chat.ipynb #e932d0ad
 _blocks = {'text','image_url','input_audio','file','refusal'}
 ChatAdapter.cache_key = 'prompt_cache_breakpoint'
 
 @patch
+def cacheable(self:ChatAdapter, m): return m.get('role') in ('user','system','developer','tool')
+
+@patch
 def cache(self:ChatAdapter, msg, ttl=None):
     bp = _breakpoint(self.name, ttl)
-    if msg.get('role')!='user' and msg.get('role') not in ('system','developer'):
-        raise ValueError(f"api='openai_chat' puts cache breakpoints on user, system or developer messages, not {msg.get('role')!r}")
-    return self.mark_last(msg, bp)
+    if not self.cacheable(msg):
+        raise ValueError(f"api='openai_chat' puts cache breakpoints on user, system, developer or tool messages, not {msg.get('role')!r}")
+    return self.mark_last({k:v for k,v in msg.items()}, bp)
 
 @patch
 def uncache(self:ChatAdapter, msg): return self.unmark(msg)
 @patch
-def owns(self:ChatAdapter, d): return d.get('type') in _blocks
+def owns(self:ChatAdapter, d): return d.get('type') in _blocks or (d.get('type')=='function' and isinstance(d.get('function'), dict))
 
 @patch
 def parse_block(self:ChatAdapter, d):
     t = d.get('type')
     if t=='text': return text_part(d['text'])
+    if t=='refusal': return text_part(d['refusal'])
+    if t=='function': return tool_call_part(d['id'], d['function']['name'], _args(d['function'].get('arguments')))
     if t=='image_url':
         u = d['image_url']['url']
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
@@ -86,7 +115,7 @@ def parse_block(self:ChatAdapter, d):
         return media(fd if is_data_uri(fd) else base64.b64decode(fd), filename=d['file'].get('filename'))
     raise ValueError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
-# %% ../../nbs/12_openai_chat.ipynb #eeb737a5
+# %% ../../nbs/12_openai_chat.ipynb #01f7d167
 @patch
 def owns_item(self:ChatAdapter, d):
     return (d.get('role')=='tool' and 'tool_call_id' in d) or (d.get('role')=='assistant' and 'tool_calls' in d)
@@ -96,7 +125,8 @@ def parse_item(self:ChatAdapter, d):
     c = d.get('content')
     if d.get('role')=='tool':
         return 'user', [tool_result_part(d['tool_call_id'], [text_part(c)] if isinstance(c, str) else [self.parse_block(o) for o in c])]
-    parts = [text_part(c)] if isinstance(c, str) and c else [self.parse_block(o) for o in c or []]
+    parts = [text_part(c)] if isinstance(c, str) and c else [self.parse_block(o) for o in c or [] if isinstance(o, dict)]
+    if d.get('refusal'): parts.append(text_part(d['refusal']))
     calls = [tool_call_part(o['id'], o['function']['name'], _args(o['function'].get('arguments'))) for o in d.get('tool_calls') or []]
     return d['role'], parts + calls
 
@@ -115,15 +145,17 @@ def items(self:ChatAdapter, x):
 @patch
 def usage(self:ChatAdapter, r):
     u = r.get('usage') or {}
-    return mk_usage(u.get('prompt_tokens'), u.get('completion_tokens'), (u.get('prompt_tokens_details') or {}).get('cached_tokens'),
-                    0, (u.get('completion_tokens_details') or {}).get('reasoning_tokens'))
+    d = u.get('prompt_tokens_details') or {}
+    return mk_usage(u.get('prompt_tokens'), u.get('completion_tokens'), d.get('cached_tokens'), u.get('cache_write_tokens'),
+                    (u.get('completion_tokens_details') or {}).get('reasoning_tokens'))
 
 @patch
 def finish(self:ChatAdapter, r):
     f = r['choices'][0].get('finish_reason') if r.get('choices') else None
+    if f=='stop' and (r['choices'][0].get('message') or {}).get('refusal'): return 'refusal'
     return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call', content_filter='content_filter').get(f, f and 'other')
 
-# %% ../../nbs/12_openai_chat.ipynb #d75c1688
+# %% ../../nbs/12_openai_chat.ipynb #ad917442
 from ..stream import ev_dict, Appender, json_obj
 
 @patch
@@ -141,8 +173,9 @@ def assemble(self:ChatAdapter, chunks):
             if c.get(k) is not None and not res.get(k): res[k] = c[k]
         for k in ('system_fingerprint','service_tier','usage'):
             if c.get(k) is not None: res[k] = c[k]
-        for ch in c.get('choices') or []:
-            s = chs.setdefault(ch['index'], dict(index=ch['index'], message=dict(role='assistant'), tc={}))
+        for n,ch in enumerate(c.get('choices') or []):
+            ix = ch.get('index', n)
+            s = chs.setdefault(ix, dict(index=ix, message=dict(role='assistant'), tc={}))
             d,m = ch.get('delta') or {},s['message']
             for k in ('content','refusal'):
                 if d.get(k) is not None: add(m, k, d[k])
@@ -157,8 +190,9 @@ def assemble(self:ChatAdapter, chunks):
                     if k in ('data','transcript'): add(a, k, v)
                     else: a.setdefault(k, v)
             for tc in d.get('tool_calls') or []:
-                t = s['tc'].setdefault(tc['index'], dict(id=None, function=dict(arguments='', name=None), type='function'))
+                t = s['tc'].setdefault(_tc_index(s['tc'], tc), dict(id=None, function=dict(arguments='', name=None), type='function'))
                 if tc.get('id') and not t['id']: t['id'] = tc['id']
+                if tc.get('extra_content'): t['extra_content'] = tc['extra_content']
                 f = tc.get('function') or {}
                 if f.get('name') and not t['function']['name']: t['function']['name'] = f['name']
                 add(t['function'], 'arguments', f.get('arguments') or '')
@@ -170,6 +204,12 @@ def assemble(self:ChatAdapter, chunks):
     res['choices'] = [_choice(chs[i]) for i in sorted(chs)]
     res['object'] = 'chat.completion'
     return res
+
+def _tc_index(tcs, tc):
+    "A streamed tool call's index; servers that leave it out (Ollama, Gemini's OpenAI endpoint) send each new call with its id"
+    if tc.get('index') is not None: return tc['index']
+    if tc.get('id') and all(t['id']!=tc['id'] for t in tcs.values()): return len(tcs)
+    return max(tcs, default=0)
 
 def _choice(s):
     "A finished choice: a cut stream keeps only tool calls with complete JSON, and no empty text"
