@@ -91,3 +91,21 @@ def test_differs_doc_chunks():
     assert a['source']['content'] == ["First chunk", "Second chunk"]
     assert b['source']['content'] == [{'type':'text', 'text':'First chunk'}, {'type':'text', 'text':'Second chunk'}]
     assert mk_ant_doc([{'type':'text', 'text':'First chunk'}, "Second chunk"]) == b
+
+def test_differs_sdk_objects_become_dicts():
+    "msglm put the OpenAI SDK's output items into the history as they were; msgkit gives their plain-dict form"
+    import sys; sys.path.insert(0, str(__import__('pathlib').Path(__file__).parent))
+    from oracle import openai_response, anthropic_message
+    r = openai_response(text='A joke.', reasoning=True)
+    a, b = msglm.mk_msgs(["tell me a joke", r, "another"]), mk_msgs(["tell me a joke", r, "another"])
+    assert a[1:-1] == list(r.output) and all(hasattr(o, 'model_dump') for o in a[1:-1])
+    assert b[1:-1] == [_with_logprobs(o.model_dump(mode='json', exclude_none=True)) for o in r.output]
+    assert json.dumps(b)
+    m = anthropic_message(text='Hi', thinking=True)
+    a = msglm.mk_msg(m, api='anthropic')
+    assert a['content'] == list(m.content)          # SDK block objects
+    assert mk_msg(m, api='anthropic')['content'] == [o.model_dump(mode='json', exclude_none=True) for o in m.content]
+
+def _with_logprobs(d):
+    if d.get('type')=='message': d['content'] = [{'logprobs':[], **c} if c.get('type')=='output_text' else c for c in d['content']]
+    return d
