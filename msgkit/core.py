@@ -15,7 +15,7 @@ from fastcore.utils import *
 from .sniff import *
 from .parts import *
 
-# %% ../nbs/02_core.ipynb #480211f1
+# %% ../nbs/02_core.ipynb #f5194d98
 def _response_items(x, ad):
     "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
@@ -65,9 +65,11 @@ def _named(p, ad):
     """Pair tool calls and results across a history: a result without a name gets its call's (Gemini needs names), and
     calls without ids (Gemini's) get stable ones for APIs that need ids, which their results then share"""
     if p.type not in ('tool_call','tool_result'): return p
-    cx = _names.get() or dict(names={}, pending={})
+    cx = _names.get() or dict(names={}, pending={}, seen={})
     if p.type=='tool_call':
-        if p.id is None and ad.needs_ids: p = Part({**p, 'id':call_id(p.name, p.args)})
+        if p.id is None and ad.needs_ids:
+            n = cx['seen'][p.name, repr(p.args)] = cx['seen'].get((p.name, repr(p.args)), -1) + 1
+            p = Part({**p, 'id':call_id(p.name, p.args, n)})
         cx['names'][p.id] = p.name
         cx['pending'].setdefault(p.name, []).append(p.id)
         return p
@@ -88,7 +90,7 @@ def _content(c, ad, role, kw, fetch=False):
     blocks = [b for b in (_block(o, ad, role, kw, fetch) for o in items) if b is not None]
     return _as_list(ad.msg(role, blocks)) if blocks else []
 
-# %% ../nbs/02_core.ipynb #5bc49b97
+# %% ../nbs/02_core.ipynb #92224eee
 def _items(x, role, ad, kw, resp=None, fetch=False):
     "History items for `ad` from one input `x` (content, a dict, or an SDK response)"
     r = _response_items(x, ad)
@@ -102,6 +104,9 @@ def _items(x, role, ad, kw, resp=None, fetch=False):
         m = first(o.split_msg(x) for o in _adapters(ad) if o.split_msg(x))
         if m: return _content(m[1], ad, _role(m[0]), kw, fetch)
     if _entries(x): return [o for e in x for o in _items(e, role, ad, kw, fetch=fetch)]
+    if isinstance(x, (list,tuple)) and any(_entries([o]) for o in x):
+        es,rest = [o for o in x if _entries([o])],[o for o in x if not _entries([o])]
+        return _items(es, role, ad, kw, fetch=fetch) + _content(rest, ad, role, kw, fetch)
     return _content(x, ad, role, kw, fetch)
 
 def _is_entry(d):
@@ -109,8 +114,8 @@ def _is_entry(d):
     return isinstance(d, dict) and not isinstance(d, Part) and any(o.owns_item(d) or o.split_msg(d) for o in _adapters())
 
 def _entries(x):
-    "Is `x` a list of history items (as `mk_toolres` returns), to be expanded in place?"
-    return isinstance(x, (list,tuple)) and bool(x) and all(map(_is_entry, x))
+    "Is `x` a list of history items (as `mk_toolres` returns), or of such lists, to be expanded in place?"
+    return isinstance(x, (list,tuple)) and bool(x) and all(_is_entry(o) or _entries(o) for o in x)
 
 def _cache_last(res, ad, ttl):
     "`res` with the last message that can carry a cache mark marked"
@@ -127,7 +132,7 @@ def _role(r):
     for o in _adapters(): r = o.role_map.get(r, r)
     return r
 
-# %% ../nbs/02_core.ipynb #2bd8fbdb
+# %% ../nbs/02_core.ipynb #2233f2c4
 def mk_msg(
     content, # Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those
     role:str='user', # Role of the message, unless `content` carries its own
@@ -141,7 +146,7 @@ def mk_msg(
     "A message (or, for a response that holds several items, a list of history items) for `api`"
     ad = get_api(api)
     ad.chk_opts(kw)
-    src,tok = [],_names.set(dict(names={}, pending={}))
+    src,tok = [],_names.set(dict(names={}, pending={}, seen={}))
     try: its = ad.tidy(_items(content, role, ad, kw, src, fetch))
     finally: _names.reset(tok)
     for o in its: ad.chk_role(o)
@@ -149,7 +154,7 @@ def mk_msg(
     its = [dict2obj(o, list_func=list) for o in its]
     return its if len(its)!=1 or (src and src[0].resp_list) else its[0]
 
-# %% ../nbs/02_core.ipynb #aac17a3a
+# %% ../nbs/02_core.ipynb #95c15c39
 def mk_msgs(
     msgs:list, # The history: each item anything `mk_msg` takes
     api:str='openai', # Target API: see `apis()`
@@ -164,12 +169,13 @@ def mk_msgs(
     ad = get_api(api)
     ad.chk_opts(kw)
     if not isinstance(msgs, (list,tuple)): msgs = [msgs]
-    res,role,tok = [],'user',_names.set(dict(names={}, pending={}))
+    res,role,tok = [],'user',_names.set(dict(names={}, pending={}, seen={}))
     try:
         for o in msgs:
-            if isinstance(o, list) and not o: continue  # e.g. a stream cut off before anything usable arrived
-            its = _items(o, role, ad, kw, fetch=fetch)
-            if its: role = 'assistant' if _role(ad.item_role(its[-1])) in ('user','tool') else 'user'
+            its = [] if isinstance(o, list) and not o else _items(o, role, ad, kw, fetch=fetch)
+            # each item takes a turn; one that brought its own role (a response, tool results) decides who is next
+            last = _role(ad.item_role(its[-1])) if its else role
+            role = 'assistant' if last in ('user','tool') else 'user'
             res += its
     finally: _names.reset(tok)
     res = ad.tidy(res)

@@ -15,7 +15,7 @@ from .core import *
 from .core import _adapters, _owner, _role, _content, _parse
 from .parts import _is_pil
 
-# %% ../nbs/04_tools.ipynb #2b79e810
+# %% ../nbs/04_tools.ipynb #10100a44
 def _block_part(o):
     if hasattr(o, 'model_dump') and not isinstance(o, dict): o = dump(o)
     if isinstance(o, dict) and not isinstance(o, Part):
@@ -36,6 +36,10 @@ def read_parts(x)->list:
         if src:
             r,ps = _parse(src, x, 'item')
             return [(_role(r),ps)]
+        own = first(o for o in _adapters() if o.own_msg(x))
+        if own:
+            r,ps = _parse(own, x, 'item')
+            return [(_role(r),ps)]
         m = first(o.split_msg(x) for o in _adapters() if o.split_msg(x))
         if m:
             c = m[1]
@@ -51,7 +55,7 @@ def tool_calls(x)->list:
     if _is_call(x): return [x]
     return [dict(id=p.id, name=p.name, args=p.args) for _,ps in read_parts(x) for p in ps if p.type=='tool_call']
 
-# %% ../nbs/04_tools.ipynb #16a30266
+# %% ../nbs/04_tools.ipynb #67c5fb78
 def _is_media(o): return isinstance(o, (bytes,bytearray,Path,Part)) or _is_pil(o)
 
 def _res_parts(r)->list:
@@ -70,12 +74,13 @@ def mk_toolres(
     "The history items that answer `call` with `result`"
     calls,results = (call,result) if isinstance(call, list) else ([call],[result])
     if len(calls)!=len(results): raise ValueError(f"{len(calls)} calls but {len(results)} results")
-    ps = []
+    ps,seen = [],{}
     for c,r in zip(calls, results):
         cs = tool_calls(c)
         if len(cs)!=1: raise ValueError(f"Expected one tool call, found {len(cs)} in {type(c).__name__}")
         c = cs[0]
-        cid = c['id'] or (call_id(c['name'], c['args']) if get_api(api).needs_ids else None)
+        n = seen[c['name'], repr(c['args'])] = seen.get((c['name'], repr(c['args'])), -1) + 1
+        cid = c['id'] or (call_id(c['name'], c['args'], n) if get_api(api).needs_ids else None)
         ps.append(tool_result_part(cid, _res_parts(r), name=c['name'], is_error=is_error))
     return [dict2obj(o, list_func=list) for o in _content(ps, get_api(api), 'user', {})]
 

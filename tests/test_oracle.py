@@ -1,5 +1,5 @@
 "Proves each oracle check can fail and can pass."
-import base64, copy, io, pathlib, typing, pytest
+import base64, copy, io, json, pathlib, typing, pytest
 from typing_extensions import Annotated, Literal, NotRequired, Required, TypedDict
 from fastcore.basics import AttrDict
 from oracle import *
@@ -301,3 +301,11 @@ RULE_BAD = dict(
 @pytest.mark.parametrize('api,i', [(a, i) for a, bs in RULE_BAD.items() for i in range(len(bs))])
 def test_rules_fail(api, i):
     with pytest.raises(AssertionError): RULES[api](RULE_BAD[api][i])
+
+def test_vendored_spec_subset_is_current():
+    "The vendored subset equals the subset of the official spec in ../shared (skipped only where ../shared is absent)"
+    import os
+    from oracle import SPEC
+    from spec_subset import subset, load_vendored
+    if not os.path.exists(SPEC): pytest.skip("../shared/openai-openapi/openapi.json is not beside this checkout")
+    assert load_vendored() == json.loads(json.dumps(subset(json.load(open(SPEC))), sort_keys=True))

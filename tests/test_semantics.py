@@ -66,7 +66,7 @@ def test_ids_for_calls_without_ids():
     r = types.GenerateContentResponse.model_validate(dict(candidates=[dict(content=dict(role='model', parts=[
         dict(function_call=dict(name='w', args={'c':1})), dict(function_call=dict(name='w', args={'c':2}))]))]))
     cs = tool_calls(r)
-    assert [c['id'] for c in cs]==[None, None]
+    assert len({c['id'] for c in cs})==2 and all(c['id'].startswith('msgkit_') for c in cs) and tool_calls(r)==cs
     for api in APIS:
         msgs = mk_msgs(["q", r, mk_toolres(cs, ['a', 'b'], api=api)], api=api)
         check(api, msgs)
@@ -130,9 +130,83 @@ def test_gemini_config_object_and_blocked_prompt():
     req = mk_request(["hi"], 'gemini', system='Be brief.', config=types.GenerateContentConfig(temperature=0.2))
     assert req['config']=={'temperature':0.2, 'system_instruction':'Be brief.'}
     blocked = dict(prompt_feedback=dict(block_reason='SAFETY'), usage_metadata=dict(prompt_token_count=5))
-    assert mk_msgs(["q", blocked, "again"], api='anthropic')[-1]['content']=='again'
+    h = mk_msgs(["q", blocked, "again"], api='anthropic')   # the blocked reply takes the model's turn, and leaves nothing
+    assert [m['role'] for m in h]==['user'] and msg_text(h)=='qagain'
     assert finish_reason(blocked)=='content_filter'
 
 def test_stream_msg_bad_input():
     for x in ("hello", None, 3):
         with pytest.raises(TypeError, match="stream's events"): stream_msg(x)
+
+def test_identical_idless_calls_get_distinct_ids():
+    from google.genai import types
+    r = types.GenerateContentResponse.model_validate(dict(candidates=[dict(content=dict(role='model', parts=[
+        dict(function_call=dict(name='get_time', args={})), dict(function_call=dict(name='get_time', args={}))]))]))
+    cs = tool_calls(r)
+    assert cs[0]['id']!=cs[1]['id']
+    for api in APIS:
+        check(api, mk_msgs(["q", r, mk_toolres(cs, ['9:00', '9:00'], api=api)], api=api))
+        check(api, mk_msgs(["q", r, [mk_toolres(c, '9:00', api=api) for c in cs]], api=api))
+    g = mk_msgs(["q", r, mk_toolres(cs, ['9:00', '9:00'], api='gemini')], api='gemini')
+    assert 'id' not in g[1]['parts'][0]['function_call'] and 'id' not in g[2]['parts'][0]['function_response']
+
+def test_empty_reply_keeps_the_turn():
+    "An empty response still takes the model's turn: the next prompt stays the user's"
+    from anthropic.types import Message
+    empty = Message.model_validate(dict(id='m', type='message', role='assistant', model='c', content=[], stop_reason='end_turn',
+                                        usage=dict(input_tokens=1, output_tokens=0)))
+    for api in APIS:
+        h = mk_msgs(["Weather?", empty, "Please continue"], api=api)
+        assert h[-1]['role']=='user' and msg_text(h[-1]).endswith('Please continue'), h
+        check(api, h)
+
+def test_results_with_text_in_one_turn():
+    for api in APIS:
+        h = ['Q', asst(api, c1), [*mk_toolres(c1, 'Sunny', api=api), 'Also Rome?']]
+        m = mk_msgs(h, api=api)
+        check(api, m)
+        assert msg_text(m[-1]).endswith('Also Rome?')
+
+def test_gemini_code_execution_parts():
+    from google.genai import types
+    r = types.GenerateContentResponse.model_validate(dict(candidates=[dict(content=dict(role='model', parts=[
+        dict(executable_code=dict(language='PYTHON', code='print(1+1)')), dict(code_execution_result=dict(outcome='OUTCOME_OK', output='2')),
+        dict(text='It is 2.')]))]))
+    assert msg_text(r)=='It is 2.' and tool_calls(r)==[]
+    for api in APIS: check(api, mk_msgs(["1+1?", r, "thanks"], api=api))
+
+def test_responses_several_calls_to_chat():
+    from oracle import openai_response
+    r = openai_response(text='Checking.', reasoning=True, tool_call=True)
+    d = r.model_dump()
+    d['output'].append({**[o for o in d['output'] if o['type']=='function_call'][0], 'id':'fc_2', 'call_id':'call_2'})
+    cs = tool_calls(d)
+    h = mk_msgs(["Q", d, mk_toolres(cs, ['a', 'b'], api='openai_chat')], api='openai_chat')
+    assert [m['role'] for m in h]==['user','assistant','tool','tool']
+    check('openai_chat', h)
+
+def test_chat_stream_helper_events():
+    import openai
+    from openai.lib.streaming.chat._completions import ChatCompletionStreamState
+    chunks = [openai.types.chat.ChatCompletionChunk.model_validate(dict(id='c', object='chat.completion.chunk', created=1, model='m',
+              choices=[dict(index=0, delta=d, finish_reason=f)])) for d,f in [({'role':'assistant', 'content':'Hel'}, None), ({'content':'lo'}, 'stop')]]
+    st = ChatCompletionStreamState()
+    evs = [e for c in chunks for e in st.handle_chunk(c)]
+    assert stream_msg(evs)==stream_msg(chunks)=={'role':'assistant', 'content':'Hello'}
+
+def test_anthropic_citations_without_title():
+    from anthropic.types import Message
+    m = Message.model_validate(dict(id='m', type='message', role='assistant', model='c', stop_reason='end_turn', usage=dict(input_tokens=1, output_tokens=1),
+        content=[dict(type='text', text='the grass is green', citations=[dict(type='char_location', cited_text='The grass is green.',
+                 document_index=0, document_title=None, start_char_index=0, end_char_index=19, file_id=None)])]))
+    check('anthropic', mk_msgs([[mk_doc("The grass is green.", api=None), "Colour?"], m, "thanks"], api='anthropic'))
+
+def test_cut_stream_drops_unanswered_server_tool_use():
+    evs = [dict(type='message_start', message=dict(id='m', type='message', role='assistant', content=[], model='c', usage=dict(input_tokens=1, output_tokens=1))),
+           dict(type='content_block_start', index=0, content_block=dict(type='text', text='Searching.')), dict(type='content_block_stop', index=0),
+           dict(type='content_block_start', index=1, content_block=dict(type='server_tool_use', id='srvtoolu_1', name='web_search', input={})),
+           dict(type='content_block_delta', index=1, delta=dict(type='input_json_delta', partial_json='{"query": "weather"}')),
+           dict(type='content_block_stop', index=1)]
+    m = stream_msg(evs)
+    assert [b['type'] for b in m['content']]==['text']
+    check('anthropic', mk_msgs(["q", m, "go on"], api='anthropic'))

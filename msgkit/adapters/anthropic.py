@@ -57,10 +57,10 @@ class AnthropicAdapter(Adapter):
 
     def msg(self, role, blocks): return dict(role=role, content=blocks)
 
-# %% ../../nbs/11_anthropic.ipynb #9eba6450
+# %% ../../nbs/11_anthropic.ipynb #d112f4b2
 @patch
 def request(self:AnthropicAdapter, msgs, model=None, system=None, max_tokens=1024, **kw):
-    return dict(model=model, max_tokens=max_tokens, messages=msgs, **({'system':system} if system else {}), **kw)
+    return dict(**({'model':model} if model else {}), max_tokens=max_tokens, messages=msgs, **({'system':system} if system else {}), **kw)
 
 # %% ../../nbs/11_anthropic.ipynb #7fee723e
 AnthropicAdapter.cache_key = 'cache_control'
@@ -75,7 +75,7 @@ def cache(self:AnthropicAdapter, msg, ttl=None):
 @patch
 def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/11_anthropic.ipynb #c9b4bb24
+# %% ../../nbs/11_anthropic.ipynb #5b50d57f
 @patch
 def items(self:AnthropicAdapter, x):
     "History items from an Anthropic SDK `Message` (or its `model_dump()`), else `None`"
@@ -83,8 +83,20 @@ def items(self:AnthropicAdapter, x):
         if x.get('type')!='message' or 'content' not in x or 'model' not in x: return None
     elif type(x).__module__.split('.')[0]!='anthropic' or not hasattr(x, 'content') or not hasattr(x, 'role'): return None
     d = dump(x)
-    c = [o for o in d['content'] if not (o.get('type')=='text' and not o.get('text', '').strip())]
+    c = [_cited(o) for o in d['content'] if not (o.get('type')=='text' and not o.get('text', '').strip())]
     return [dict(role=d['role'], content=c)] if c else []
+
+_cite_keys = dict(char_location=('start_char_index','end_char_index'), page_location=('start_page_number','end_page_number'),
+                  content_block_location=('start_block_index','end_block_index'))
+def _cite(c):
+    "A citation as the request takes it: the title key is required even when `None` (the dump leaves it out), `file_id` is not taken"
+    t = c.get('type')
+    if t in _cite_keys: return {'type':t, 'cited_text':c['cited_text'], 'document_index':c['document_index'],
+                                'document_title':c.get('document_title'), **{k:c[k] for k in _cite_keys[t]}}
+    if t in ('web_search_result_location','search_result_location'): return {'title':None, **c}
+    return c
+
+def _cited(b): return {**b, 'citations':[_cite(c) for c in b['citations']]} if b.get('type')=='text' and b.get('citations') else b
 
 @patch
 def owns(self:AnthropicAdapter, d): return d.get('type') in _blocks

@@ -30,7 +30,7 @@ def doc_name(p)->str:
     h = hashlib.sha1(p.get('data') or (p.get('text') or '\n'.join(p.get('chunks', []))).encode() or p.get('url', '').encode())
     return f"document-{h.hexdigest()[:10]}"
 
-# %% ../../nbs/14_bedrock.ipynb #335996d7
+# %% ../../nbs/14_bedrock.ipynb #434cc5cd
 @register
 class BedrockAdapter(Adapter):
     "AWS Bedrock Converse `messages`"
@@ -71,9 +71,9 @@ class BedrockAdapter(Adapter):
     limits = dict(image=(3_932_160,'raw'), document=(4_718_592,'raw'), video=(25*1024*1024,'b64'))
     def request(self, msgs, model=None, system=None, **kw):
         if isinstance(system, str): system = [dict(text=system)]
-        return dict(modelId=model, messages=msgs, **({'system':system} if system else {}), **kw)
+        return dict(**({'modelId':model} if model else {}), messages=msgs, **({'system':system} if system else {}), **kw)
 
-# %% ../../nbs/14_bedrock.ipynb #2ff6198f
+# %% ../../nbs/14_bedrock.ipynb #00acfa2f
 _blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint','reasoningContent',
            'citationsContent','searchResult'}
 
@@ -109,6 +109,7 @@ def parse_block(self:BedrockAdapter, d):
             p.title = v.get('name')
             if v.get('context'): p.context = v['context']
         return p
+    if k=='citationsContent': return text_part(''.join(o.get('text', '') for o in v.get('content') or []))
     return opaque_part('bedrock', d, 'thinking' if k=='reasoningContent' else 'opaque')
 
 @patch
@@ -161,7 +162,7 @@ _stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_
 @patch
 def finish(self:BedrockAdapter, r): return _stops.get(r.get('stopReason'), r.get('stopReason') and 'other')
 
-# %% ../../nbs/14_bedrock.ipynb #fe630f73
+# %% ../../nbs/14_bedrock.ipynb #b8708b0c
 from ..stream import ev_dict, Appender, json_obj
 _sevents = {'messageStart','contentBlockStart','contentBlockDelta','contentBlockStop','messageStop','metadata'}
 
@@ -188,7 +189,9 @@ def assemble(self:BedrockAdapter, events):
                 r = b.setdefault('reasoningContent', {})
                 if 'text' in rc: add(r.setdefault('reasoningText', {}), 'text', rc['text'])
                 if 'signature' in rc: r.setdefault('reasoningText', dict(text=''))['signature'] = rc['signature']
-                if 'redactedContent' in rc: r['redactedContent'] = r.get('redactedContent', b'') + rc['redactedContent']
+                if 'redactedContent' in rc:
+                    rb = rc['redactedContent']
+                    r['redactedContent'] = r.get('redactedContent', b'') + (base64.b64decode(rb) if isinstance(rb, str) else rb)
         elif 'contentBlockStop' in e: stopped.add(e['contentBlockStop']['contentBlockIndex'])
         elif 'messageStop' in e: res.update(e['messageStop'])
         elif 'metadata' in e: res.update(e['metadata'])

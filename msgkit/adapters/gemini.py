@@ -12,7 +12,7 @@ from ..sniff import *
 from ..parts import *
 from .openai import _doc_text
 
-# %% ../../nbs/13_gemini.ipynb #174ee41c
+# %% ../../nbs/13_gemini.ipynb #70fd9f7f
 _img_mts = {'image/png','image/jpeg','image/webp','image/heic','image/heif'}
 _audio_mts = {'audio/wav','audio/mpeg','audio/aiff','audio/aac','audio/ogg','audio/flac'}
 _video_mts = {'video/mp4','video/mpeg','video/quicktime','video/x-msvideo','video/x-flv','video/webm','video/x-ms-wmv','video/3gpp'}
@@ -38,7 +38,7 @@ class GeminiAdapter(Adapter):
         self.chk(p)
         if p.type=='text': return dict(text=p.text)
         if 'raw' in p: return copy.deepcopy(p.raw)
-        if p.type=='tool_call': return dict(function_call=dict(**({'id':p.id} if p.id else {}), name=p.name, args=p.args))
+        if p.type=='tool_call': return dict(function_call=dict(**({'id':p.id} if p.id and not is_made_id(p.id) else {}), name=p.name, args=p.args))
         if p.type=='tool_result': return dict(function_response=self.fn_response(p))
         if p.type=='document' and p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(text=_doc_text(p))
         mt = _gem_mt.get(p.mt, p.mt)
@@ -50,11 +50,12 @@ class GeminiAdapter(Adapter):
     def split_msg(self, d): return (d.get('role', 'user'), d['parts']) if 'parts' in d and isinstance(d['parts'], list) else None
     limits = dict(image=(_max_inline,'b64'), audio=(_max_inline,'b64'), video=(_max_inline,'b64'), document=(50*1024*1024,'raw'))
     def request(self, msgs, model=None, system=None, config=None, **kw):
+        "`generate_content` takes only model, contents and config, so every other field (tools, temperature, ...) goes in config"
         if hasattr(config, 'model_dump'): config = config.model_dump(exclude_none=True)
-        cfg = {**(config or {}), **({'system_instruction':system} if system else {})}
-        return dict(model=model, contents=msgs, **({'config':cfg} if cfg else {}), **kw)
+        cfg = {**(config or {}), **kw, **({'system_instruction':system} if system else {})}
+        return dict(**({'model':model} if model else {}), contents=msgs, **({'config':cfg} if cfg else {}))
 
-# %% ../../nbs/13_gemini.ipynb #4f2bfac5
+# %% ../../nbs/13_gemini.ipynb #78533309
 @patch
 def cache(self:GeminiAdapter, msg, ttl=None):
     if ttl: raise ValueError("api='gemini' sets cache TTLs on explicit caches: client.caches.create(..., config=dict(ttl=...))")
@@ -78,7 +79,7 @@ def fn_response(self:GeminiAdapter, p):
     txt = '\n\n'.join(o.text if o.type=='text' else _doc_text(o) for o in p.content if inline(o))
     parts = [self.part(o) for o in p.content if not inline(o)]
     if not p.name: raise ValueError("api='gemini' needs the tool's name in a function response: pass the call from tool_calls()")
-    return dict(**({'id':p.id} if p.id else {}), name=p.name, response={'error' if p.is_error else 'output': txt},
+    return dict(**({'id':p.id} if p.id and not is_made_id(p.id) else {}), name=p.name, response={'error' if p.is_error else 'output': txt},
                 **({'parts':parts} if parts else {}))
 
 @patch
@@ -99,7 +100,19 @@ def parse_block(self:GeminiAdapter, d):
     if fd:
         u,mt = fd.get('file_uri') or fd.get('fileUri'),fd.get('mime_type') or fd.get('mimeType')
         return media_url(u, mt=_std_mt.get(mt, mt) or url_type(u))
-    raise ValueError(f"msgkit can't translate Gemini {', '.join(d)} parts to another API yet")
+    if not any(v is not None for k,v in d.items() if k not in ('thought_signature','thoughtSignature')): raise ValueError(f"An empty Gemini part: {d}")
+    return opaque_part('gemini', d)
+
+@patch
+def parse_item(self:GeminiAdapter, d):
+    "`(role, parts)`, giving function calls that came without an id a stable one (the same every time this turn is read)"
+    role,ps = Adapter.parse_item(self, d)
+    seen = {}
+    for i,p in enumerate(ps):
+        if p.type=='tool_call' and p.id is None:
+            n = seen[p.name, repr(p.args)] = seen.get((p.name, repr(p.args)), -1) + 1
+            ps[i] = Part({**p, 'id':call_id(p.name, p.args, n)})
+    return role,ps
 
 @patch
 def merge(self:GeminiAdapter, a, b):

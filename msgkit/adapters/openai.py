@@ -77,10 +77,10 @@ def _filename(p):
     n = (p.get('title') or 'document').replace('/','_')
     return n if n.lower().endswith(ext) else n + ext
 
-# %% ../../nbs/10_openai.ipynb #3029ff3c
+# %% ../../nbs/10_openai.ipynb #2f45f506
 @patch
 def request(self:OpenAIAdapter, msgs, model=None, system=None, **kw):
-    return dict(model=model, input=msgs, **({'instructions':system} if system else {}), **kw)
+    return dict(**({'model':model} if model else {}), input=msgs, **({'instructions':system} if system else {}), **kw)
 
 # %% ../../nbs/10_openai.ipynb #255de5fb
 _ttls = ('30m','12h')
@@ -106,7 +106,7 @@ def item_role(self:OpenAIAdapter, d):
 @patch
 def uncache(self:OpenAIAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/10_openai.ipynb #24c09e9a
+# %% ../../nbs/10_openai.ipynb #9c2f9423
 @patch
 def items(self:OpenAIAdapter, x):
     "History items from an OpenAI SDK `Response` (or its `model_dump()`), else `None`"
@@ -114,10 +114,12 @@ def items(self:OpenAIAdapter, x):
     if type(x).__module__.split('.')[0]!='openai' or not hasattr(x, 'output'): return None
     return [_clean_item(dump(o)) for o in x.output]
 
+_nullable = dict(code_interpreter_call=('code','outputs'), image_generation_call=('result',))
+
 def _clean_item(d):
-    "An output item as the API takes it back as input: the spec requires `logprobs` on `output_text`"
+    "An output item as the API takes it back: the spec requires `logprobs` on `output_text`, and some keys even when `None`"
     if d.get('type')=='message': d = {**d, 'content':[{'logprobs':[], **o} if o.get('type')=='output_text' else o for o in d.get('content', [])]}
-    return d
+    return {**{k:None for k in _nullable.get(d.get('type'), ())}, **d}
 
 @patch
 def owns(self:OpenAIAdapter, d): return d.get('type') in _blocks

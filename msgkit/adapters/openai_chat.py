@@ -12,7 +12,7 @@ from ..sniff import *
 from ..parts import *
 from .openai import _data_uri, _b64, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
 
-# %% ../../nbs/12_openai_chat.ipynb #3982cde0
+# %% ../../nbs/12_openai_chat.ipynb #f924d3f7
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
 
 @register
@@ -56,16 +56,25 @@ class ChatAdapter(Adapter):
         return res[0] if len(res)==1 else res
 
     def request(self, msgs, model=None, system=None, **kw):
-        return dict(model=model, messages=([dict(role='system', content=system)] if system else []) + list(msgs), **kw)
+        return dict(**({'model':model} if model else {}), messages=([dict(role='system', content=system)] if system else []) + list(msgs), **kw)
 
-# %% ../../nbs/12_openai_chat.ipynb #c1d1066f
+# %% ../../nbs/12_openai_chat.ipynb #0128fd61
 def _join_users(ms):
     c = [b for m in ms for b in ([dict(type='text', text=m['content'])] if isinstance(m['content'], str) else m['content'])]
     return dict(role='user', content=c)
 
 @patch
+def merge(self:ChatAdapter, a, b):
+    "Consecutive assistant turns (a Responses reply's text and calls, say) as one: its tool calls must be answered together"
+    if a.get('role')!='assistant' or b.get('role')!='assistant' or not set(a)|set(b) <= {'role','content','tool_calls'}: return None
+    if any(not isinstance(o.get('content'), (str,type(None))) for o in (a,b)): return None
+    m = dict(role='assistant', content='\n\n'.join(o['content'] for o in (a,b) if o.get('content')) or None)
+    calls = (a.get('tool_calls') or []) + (b.get('tool_calls') or [])
+    return {**m, 'tool_calls':calls} if calls else m
+
+@patch
 def tidy(self:ChatAdapter, msgs):
-    out,i = [],0
+    msgs,out,i = Adapter.tidy(self, msgs),[],0
     while i<len(msgs):
         m = msgs[i]
         out.append(m)
@@ -115,7 +124,7 @@ def parse_block(self:ChatAdapter, d):
         return media(fd if is_data_uri(fd) else base64.b64decode(fd), filename=d['file'].get('filename'))
     raise ValueError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
-# %% ../../nbs/12_openai_chat.ipynb #01f7d167
+# %% ../../nbs/12_openai_chat.ipynb #fb7fe2ae
 @patch
 def owns_item(self:ChatAdapter, d):
     return (d.get('role')=='tool' and 'tool_call_id' in d) or (d.get('role')=='assistant' and 'tool_calls' in d)
@@ -140,7 +149,7 @@ def items(self:ChatAdapter, x):
     res = {k:v for k,v in m.items() if k in ('role','content','tool_calls','refusal','name')}
     if m.get('audio'): res['audio'] = dict(id=m['audio']['id'])
     if 'content' not in res: res['content'] = None
-    return [res] if res['content'] or res.get('tool_calls') or res.get('refusal') else []
+    return [res] if res['content'] or res.get('tool_calls') or res.get('refusal') or res.get('audio') else []
 
 @patch
 def usage(self:ChatAdapter, r):
@@ -155,19 +164,24 @@ def finish(self:ChatAdapter, r):
     if f=='stop' and (r['choices'][0].get('message') or {}).get('refusal'): return 'refusal'
     return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call', content_filter='content_filter').get(f, f and 'other')
 
-# %% ../../nbs/12_openai_chat.ipynb #ad917442
+# %% ../../nbs/12_openai_chat.ipynb #e0e28882
 from ..stream import ev_dict, Appender, json_obj
 
-@patch
-def stream_of(self:ChatAdapter, e):
+def _chunk(e):
+    "The chunk in event `e`: itself, or the `chunk` of the SDK's `.stream()` helper events; `None` for its other events"
+    if getattr(e, 'type', None)=='chunk' and hasattr(e, 'chunk'): e = e.chunk
     o = e.get('object') if isinstance(e, dict) else getattr(e, 'object', None)
-    return o=='chat.completion.chunk'
+    return e if o=='chat.completion.chunk' else None
+
+@patch
+def stream_of(self:ChatAdapter, e): return _chunk(e) is not None
 
 @patch
 def assemble(self:ChatAdapter, chunks):
     "The `ChatCompletion` (as a dict) that stream `chunks` add up to"
     res,chs,add = {},{},Appender()
     for c in chunks:
+        if (c := _chunk(c)) is None: continue
         c = ev_dict(c)
         for k in ('id','created','model'):
             if c.get(k) is not None and not res.get(k): res[k] = c[k]
