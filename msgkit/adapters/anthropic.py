@@ -141,7 +141,7 @@ _stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_
 @patch
 def finish(self:AnthropicAdapter, r): return _stops.get(r.get('stop_reason'), r.get('stop_reason') and 'other')
 
-# %% ../../nbs/11_anthropic.ipynb #ece7d720
+# %% ../../nbs/11_anthropic.ipynb #760bcb67
 from ..stream import ev_dict, Appender, json_obj
 _events = {'message_start','content_block_start','content_block_delta','content_block_stop','message_delta','message_stop'}
 
@@ -188,7 +188,9 @@ def assemble(self:AnthropicAdapter, events):
                 b['input'] = inp
         if not done and (b.get('type')=='thinking' and not b.get('signature') or b.get('type')=='text' and not b.get('text')): continue
         content.append(b)
-    msg['content'] = content
-    if not done:
+    if not done:  # a server tool call whose result never came can't be sent back alone
+        answered = {b.get('tool_use_id') for b in content}
+        content = [b for b in content if b.get('type')!='server_tool_use' or b.get('id') in answered]
         for k in ('stop_reason','stop_sequence','stop_details'): msg.pop(k, None)
+    msg['content'] = content
     return msg
