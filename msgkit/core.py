@@ -7,13 +7,14 @@ __all__ = ['mk_msg_openai', 'mk_msgs_openai', 'mk_msg_anthropic', 'mk_msgs_anthr
            'mk_msgs_openai_chat', 'mk_msg_gemini', 'mk_msgs_gemini', 'mk_msg_bedrock', 'mk_msgs_bedrock', 'mk_msg',
            'mk_msgs', 'doc_part', 'mk_doc', 'mk_ant_doc', 'mk_request', 'jsonable']
 
-# %% ../nbs/02_core.ipynb #43d20253
+# %% ../nbs/02_core.ipynb #155eb401
 import copy, contextvars
 from pathlib import Path
 from functools import partial
 from fastcore.utils import *
 from .sniff import *
 from .parts import *
+from .parts import _apis, _discover
 
 # %% ../nbs/02_core.ipynb #f5194d98
 def _response_items(x, ad):
@@ -90,7 +91,7 @@ def _content(c, ad, role, kw, fetch=False):
     blocks = [b for b in (_block(o, ad, role, kw, fetch) for o in items) if b is not None]
     return _as_list(ad.msg(role, blocks)) if blocks else []
 
-# %% ../nbs/02_core.ipynb #92224eee
+# %% ../nbs/02_core.ipynb #8cda664c
 def _items(x, role, ad, kw, resp=None, fetch=False):
     "History items for `ad` from one input `x` (content, a dict, or an SDK response)"
     r = _response_items(x, ad)
@@ -125,10 +126,12 @@ def _cache_last(res, ad, ttl):
 
 def _adapters(ad=None):
     "Every adapter, `ad` first"
-    return ([ad] if ad else []) + [get_api(k) for k in apis() if not ad or k!=ad.name]
+    _discover()
+    return ([ad] if ad else []) + [o for k,o in sorted(_apis.items()) if not ad or k!=ad.name]
 
 def _role(r):
     "The neutral name of role `r` (Gemini's 'model' is 'assistant')"
+    if r in ('user','assistant'): return r
     for o in _adapters(): r = o.role_map.get(r, r)
     return r
 

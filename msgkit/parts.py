@@ -134,7 +134,7 @@ def to_part(x)->Part:
     raise TypeError(f"Can't make message content from {type(x).__name__}: pass str, bytes, a Path, a URL, a data URI, "
                     "a PIL image, a part (media(), media_url()), a dict in the API's form, or an SDK response")
 
-# %% ../nbs/01_parts.ipynb #d50833ef
+# %% ../nbs/01_parts.ipynb #5af912f9
 _apis = {}
 
 def register(cls):
@@ -142,9 +142,13 @@ def register(cls):
     _apis[cls.name] = cls()
     return cls
 
+_found = []
 def _discover():
+    "Import every adapter module once (each registers itself)"
+    if _found: return
     adapters = importlib.import_module("msgkit.adapters")
     for m in pkgutil.iter_modules(adapters.__path__): importlib.import_module(f'{adapters.__name__}.{m.name}')
+    _found.append(True)
 
 def apis()->list:
     "Names of every API msgkit can target"

@@ -73,7 +73,7 @@ class BedrockAdapter(Adapter):
         if isinstance(system, str): system = [dict(text=system)]
         return dict(**({'modelId':model} if model else {}), messages=msgs, **({'system':system} if system else {}), **kw)
 
-# %% ../../nbs/14_bedrock.ipynb #00acfa2f
+# %% ../../nbs/14_bedrock.ipynb #f5fcbfa4
 _blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint','reasoningContent',
            'citationsContent','searchResult'}
 
@@ -131,7 +131,7 @@ def _fix_blobs(blocks):
 @patch
 def tidy(self:BedrockAdapter, msgs):
     "Merged turns, blobs as bytes, and document names made unique across the request, as Converse requires"
-    msgs,seen = copy.deepcopy(Adapter.tidy(self, msgs)),set()
+    msgs,seen = Adapter.tidy(self, msgs),set()  # all msgkit's own dicts by now (copies of the caller's), so fixed in place
     for m in msgs:
         _fix_blobs(m.get('content') or [])
         for o in m.get('content') or []:

@@ -119,9 +119,14 @@ def merge(self:GeminiAdapter, a, b):
     if a.get('role')!=b.get('role') or set(a)!={'role','parts'} or set(b)!={'role','parts'}: return None
     return dict(role=a['role'], parts=a['parts']+b['parts'])
 
-# %% ../../nbs/13_gemini.ipynb #55d9577c
+# %% ../../nbs/13_gemini.ipynb #97d38cfc
+def _needs_unb64(d):
+    return any(isinstance(p.get(k), str) for p in d.get('parts') or [] for k in ('thought_signature','thoughtSignature')) or \
+           any(isinstance((_g(p, 'inline_data') or {}).get('data'), str) for p in d.get('parts') or [])
+
 def _unb64(d):
-    "Bytes fields of a Gemini content dict from JSON (base64 text) back to bytes"
+    "Bytes fields of a Gemini content dict from JSON (base64 text) back to bytes (a copy; `d` itself when there are none)"
+    if not _needs_unb64(d): return d
     d = copy.deepcopy(d)
     for p in d.get('parts') or []:
         for k in ('thought_signature','thoughtSignature'):
