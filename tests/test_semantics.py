@@ -210,3 +210,12 @@ def test_cut_stream_drops_unanswered_server_tool_use():
     m = stream_msg(evs)
     assert [b['type'] for b in m['content']]==['text']
     check('anthropic', mk_msgs(["q", m, "go on"], api='anthropic'))
+
+def test_request_limits():
+    with pytest.raises(ValueError, match="at most 20 images in a request; this history has 21"):
+        mk_msgs([[png]*11 + ['?'], 'ok', [png]*10 + ['?']], api='bedrock')
+    with pytest.raises(ValueError, match="at most 5 documents in a request; this history has 6"):
+        mk_msgs([[mk_doc(f"doc {i}", api=None) for i in range(6)] + ['?']], api='bedrock')
+    big = png + b'\0'*(3*1024*1024)
+    with pytest.raises(ValueError, match="requests of at most 33,554,432 bytes"): mk_msgs([[big]*9 + ['?']], api='anthropic')
+    check('anthropic', mk_msgs([[big]*2 + ['?']], api='anthropic'))

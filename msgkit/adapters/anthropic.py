@@ -75,7 +75,7 @@ def cache(self:AnthropicAdapter, msg, ttl=None):
 @patch
 def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/11_anthropic.ipynb #5b50d57f
+# %% ../../nbs/11_anthropic.ipynb #5c1a2db3
 @patch
 def items(self:AnthropicAdapter, x):
     "History items from an Anthropic SDK `Message` (or its `model_dump()`), else `None`"
@@ -122,6 +122,20 @@ def parse_block(self:AnthropicAdapter, d):
         if 'citations' in d: p['citations'] = bool((d['citations'] or {}).get('enabled'))
         return p
     raise ValueError(f"msgkit can't translate Anthropic {t!r} blocks to another API yet")
+
+def _b64_len(x):
+    "Total length of the base64 payloads in `x`"
+    if isinstance(x, dict): return (len(x['data']) if x.get('type')=='base64' and isinstance(x.get('data'), str) else 0) + sum(_b64_len(v) for v in x.values())
+    if isinstance(x, list): return sum(map(_b64_len, x))
+    return 0
+
+@patch
+def tidy(self:AnthropicAdapter, msgs):
+    "Merged turns; a history whose base64 alone is over the 32 MB request limit is refused before the API does"
+    msgs = Adapter.tidy(self, msgs)
+    n = _b64_len(msgs)
+    if n>32*1024*1024: raise ValueError(f"api='anthropic' takes requests of at most 33,554,432 bytes; this history's base64 alone is {n:,}")
+    return msgs
 
 @patch
 def merge(self:AnthropicAdapter, a, b):

@@ -73,7 +73,7 @@ class BedrockAdapter(Adapter):
         if isinstance(system, str): system = [dict(text=system)]
         return dict(**({'modelId':model} if model else {}), messages=msgs, **({'system':system} if system else {}), **kw)
 
-# %% ../../nbs/14_bedrock.ipynb #f5fcbfa4
+# %% ../../nbs/14_bedrock.ipynb #a97c8bf1
 _blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint','reasoningContent',
            'citationsContent','searchResult'}
 
@@ -130,7 +130,7 @@ def _fix_blobs(blocks):
 
 @patch
 def tidy(self:BedrockAdapter, msgs):
-    "Merged turns, blobs as bytes, and document names made unique across the request, as Converse requires"
+    "Merged turns, blobs as bytes, document names unique across the request, and at most 20 images and 5 documents, as Converse requires"
     msgs,seen = Adapter.tidy(self, msgs),set()  # all msgkit's own dicts by now (copies of the caller's), so fixed in place
     for m in msgs:
         _fix_blobs(m.get('content') or [])
@@ -140,6 +140,9 @@ def tidy(self:BedrockAdapter, msgs):
                 n,i = d['name'],2
                 while d['name'] in seen: d['name'],i = f"{n[:195]} ({i})",i+1
                 seen.add(d['name'])
+    n_img = sum('image' in o for m in msgs for o in m.get('content') or [])
+    if n_img>20: raise ValueError(f"api='bedrock' takes at most 20 images in a request; this history has {n_img}")
+    if len(seen)>5: raise ValueError(f"api='bedrock' takes at most 5 documents in a request; this history has {len(seen)}")
     return msgs
 
 @patch
