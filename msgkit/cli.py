@@ -5,20 +5,21 @@
 # %% auto #0
 __all__ = ['sample_content', 'run', 'main']
 
-# %% ../nbs/20_cli.ipynb #13ec309f
-import argparse, json, sys
+# %% ../nbs/20_cli.ipynb #bd3ee26f
+import argparse, json
 from pathlib import Path
 from .sniff import *
 from .parts import *
 from .core import *
 
-# %% ../nbs/20_cli.ipynb #2d620eb7
+# %% ../nbs/20_cli.ipynb #fd0f64e5
 def _arg(s:str):
     "A command-line argument as content: `@path` reads a file, anything else is text or a URL"
     if s.startswith('@@'): return s[1:]
     if s.startswith('@'):
         p = Path(s[1:]).expanduser()
-        if not p.is_file(): raise ValueError(f"no such file: {p}")
+        if not p.exists(): raise ValueError(f"no such file: {p}")
+        if not p.is_file(): raise ValueError(f"not a file: {p}")
         return p
     return s
 
@@ -32,25 +33,34 @@ def run(
     model:str=None, # If given, the whole request body for this model
     cache:bool=False, # Mark the message as a cache breakpoint
     system:str=None, # A system prompt (then the whole request is shown)
+    fetch:bool=False, # Download URLs the API won't take itself
 ):
     "The JSON-ready messages (or request body) for `content`"
     def one(a):
-        msgs = [mk_msg(content, api=a, cache=cache)]
+        msgs = [mk_msg(content, api=a, cache=cache, fetch=fetch)]
         return jsonable(mk_request(msgs, a, model=model, system=system) if model or system else msgs)
     return {a:one(a) for a in apis()} if api=='all' else one(api)
 
-# %% ../nbs/20_cli.ipynb #acebdc07
+# %% ../nbs/20_cli.ipynb #60525b6c
+_epilog = """examples:
+  msgkit --api anthropic                         the bundled samples, as Anthropic messages
+  msgkit --api all "What is this?" @photo.jpg    one message for every API, side by side
+  msgkit --api gemini --model gemini-2.5-flash --system "Be brief." hi
+  msgkit --api bedrock --fetch https://arxiv.org/pdf/2506.18880 "Summarise"
+Binary data is printed as base64. With --api all the output is an object keyed by API."""
+
 def main(argv=None):
     "Entry point of the `msgkit` command"
     ap = argparse.ArgumentParser(prog='msgkit', description="Print, as JSON, the messages an LLM API takes for the text, "
-        "files (@path) and URLs given; with none, for the bundled samples.")
+        "files (@path) and URLs given; with none, for the bundled samples.", epilog=_epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('content', nargs='*', help="text, a URL, or @path for a file (@@ for a literal leading @)")
-    ap.add_argument('--api', default='openai', help=f"target API, or 'all' (default: openai)")
-    ap.add_argument('--model', help="print the whole request body for this model")
-    ap.add_argument('--cache', action='store_true', help="mark the message as a cache breakpoint")
-    ap.add_argument('--system', help="a system prompt, put where the API wants it (shows the whole request)")
+    ap.add_argument('--api', default='openai', choices=apis()+['all'], help="target API, or all of them (default: openai)")
+    ap.add_argument('--model', help="print the whole request (the SDK call's keyword arguments) for this model")
+    ap.add_argument('--system', help="a system prompt, put where the API wants it (prints the whole request)")
+    ap.add_argument('--cache', action='store_true', help="mark the message as a cache breakpoint (Gemini caches by itself: no mark)")
+    ap.add_argument('--fetch', action='store_true', help="download URLs the API won't take itself (Bedrock, Chat files)")
     ap.add_argument('--indent', type=int, default=1, help="JSON indent (default: 1)")
     a = ap.parse_args(argv)
-    try: r = run([_arg(o) for o in a.content] or sample_content(), api=a.api, model=a.model, cache=a.cache, system=a.system)
+    try: r = run([_arg(o) for o in a.content] or sample_content(), api=a.api, model=a.model, cache=a.cache, system=a.system, fetch=a.fetch)
     except (ValueError, TypeError) as e: raise SystemExit(f"msgkit: {e}")
     print(json.dumps(r, indent=a.indent, ensure_ascii=False))

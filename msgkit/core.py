@@ -16,7 +16,7 @@ from .sniff import *
 from .parts import *
 from .parts import _apis, _discover
 
-# %% ../nbs/02_core.ipynb #f5194d98
+# %% ../nbs/02_core.ipynb #19928527
 def _response_items(x, ad):
     "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
@@ -63,8 +63,7 @@ def _as_list(r): return r if isinstance(r, list) else [r]
 
 _names = contextvars.ContextVar('tool_names', default=None)
 def _named(p, ad):
-    """Pair tool calls and results across a history: a result without a name gets its call's (Gemini needs names), and
-    calls without ids (Gemini's) get stable ones for APIs that need ids, which their results then share"""
+    "Pair tool calls and results: results get their call's name (Gemini needs it), id-less calls made ids their results share"
     if p.type not in ('tool_call','tool_result'): return p
     cx = _names.get() or dict(names={}, pending={}, seen={})
     if p.type=='tool_call':
@@ -91,7 +90,7 @@ def _content(c, ad, role, kw, fetch=False):
     blocks = [b for b in (_block(o, ad, role, kw, fetch) for o in items) if b is not None]
     return _as_list(ad.msg(role, blocks)) if blocks else []
 
-# %% ../nbs/02_core.ipynb #8cda664c
+# %% ../nbs/02_core.ipynb #ad8f2120
 def _items(x, role, ad, kw, resp=None, fetch=False):
     "History items for `ad` from one input `x` (content, a dict, or an SDK response)"
     r = _response_items(x, ad)
@@ -99,7 +98,7 @@ def _items(x, role, ad, kw, resp=None, fetch=False):
         if resp is not None: resp.append(r[1])
         return r[0]
     if isinstance(x, dict) and not isinstance(x, Part):
-        if ad.owns_item(x) or ad.own_msg(x): return [copy.deepcopy(x)]
+        if ad.owns_item(x) or ad.owns_msg(x): return [copy.deepcopy(x)]
         src = _owner(x, 'owns_item')
         if src: return _render_item(x, src, ad)
         m = first(o.split_msg(x) for o in _adapters(ad) if o.split_msg(x))
@@ -120,7 +119,7 @@ def _entries(x):
 
 def _cache_last(res, ad, ttl):
     "`res` with the last message that can carry a cache mark marked"
-    i = first((i for i in reversed(range(len(res))) if ad.cacheable(res[i])), None)
+    i = first(i for i in reversed(range(len(res))) if ad.cacheable(res[i]))
     if i is None: raise ValueError(f"api={ad.name!r}: no message here can carry a cache mark")
     return res[:i] + [ad.cache(res[i], ttl)] + res[i+1:]
 

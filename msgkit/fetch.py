@@ -40,7 +40,7 @@ def _get(cli, u, max_bytes, max_redirects):
         except httpx.HTTPError as e: raise FetchError(f"GET {u} failed: {e}") from None
     raise FetchError(f"GET {u}: more than {max_redirects} redirects")
 
-# %% ../nbs/03_fetch.ipynb #4c4fe6f2
+# %% ../nbs/03_fetch.ipynb #45c8eafd
 def fetch(
     u:str, # An http(s) URL
     client=None, # An `httpx.Client` to use (a new one, closed after, when `None`)
@@ -57,9 +57,6 @@ def fetch(
     try: b,ct,final = _get(cli, u, max_bytes, max_redirects)
     finally:
         if client is None: cli.close()
-    mt = media_type(b)
-    if not mt and ct in ('text/plain','text/markdown','text/csv','text/html','application/json','text/xml','application/xml'):
-        try: b.decode('utf-8'); mt = ct
-        except UnicodeDecodeError: pass
+    mt = media_type(b) or text_type(b, ct)
     if not mt: raise FetchError(f"Can't tell the media type of the {len(b):,} bytes from {u} (the server says {ct or 'nothing'!r})")
     return media(b, mt, **kw)

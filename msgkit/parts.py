@@ -13,7 +13,7 @@ from pathlib import Path
 from fastcore.utils import *
 from .sniff import *
 
-# %% ../nbs/01_parts.ipynb #e70692a7
+# %% ../nbs/01_parts.ipynb #9e83108c
 class Part(AttrDict):
     "A provider-neutral piece of content: a dict with a `type`"
     def __repr__(self): return f"Part({', '.join(f'{k}={_short(v)}' for k,v in self.items())})"
@@ -27,15 +27,26 @@ def text_part(s:str)->Part:
     "A text part; blank text becomes '.', as the providers reject empty text blocks"
     return Part(type='text', text=s if s.strip() else '.')
 
-def tool_call_part(id, name, args:dict)->Part: return Part(type='tool_call', id=id, name=name, args=args)
-def tool_result_part(id, content:list, name=None, is_error=False)->Part:
+def tool_call_part(id, name, args:dict)->Part:
+    "A call of tool `name` with `args`"
+    return Part(type='tool_call', id=id, name=name, args=args)
+
+def tool_result_part(
+    id, # The call's id (`None` for a Gemini call without one)
+    content:list, # The result, as parts
+    name=None, # The tool's name (Gemini needs it)
+    is_error=False, # The tool failed
+)->Part:
+    "The result of tool call `id`"
     return Part(type='tool_result', id=id, name=name, content=content, is_error=is_error)
 def call_id(name, args, n:int=0)->str:
     "A stable id for the `n`th tool call `name(**args)` in a turn that came without one (Gemini's often do)"
     import hashlib, json
     return 'msgkit_' + hashlib.sha1(f"{name}\n{json.dumps(args, sort_keys=True, default=str)}\n{n}".encode()).hexdigest()[:20]
 
-def is_made_id(i)->bool: return isinstance(i, str) and i.startswith('msgkit_')
+def is_made_id(i)->bool:
+    "Is `i` an id msgkit made (with `call_id`) rather than one a provider sent?"
+    return isinstance(i, str) and i.startswith('msgkit_')
 
 def opaque_part(api, raw, kind='opaque')->Part:
     "A block only `api` understands (reasoning, server tool blocks), kept whole for that API and left out for others"
@@ -161,7 +172,7 @@ def get_api(api:str):
     if api not in _apis: raise ValueError(f"Unknown api {api!r}: msgkit knows {', '.join(apis())}")
     return _apis[api]
 
-# %% ../nbs/01_parts.ipynb #1f4385e4
+# %% ../nbs/01_parts.ipynb #4bceee1e
 def _kind_err(api, p, ok):
     "ValueError: `api` can't take part `p`; names the types it can take and the APIs that take the kind"
     _discover()
@@ -178,7 +189,8 @@ class Adapter:
     def chk_opts(self, kw):
         "Raise `TypeError` for options this adapter does not take"
         bad = [k for k in kw if k not in self.opts]
-        if bad: raise TypeError(f"unexpected keyword argument {bad[0]!r} for api={self.name!r}" + (f" (it takes {', '.join(self.opts)})" if self.opts else ''))
+        takes = f" (it takes {', '.join(self.opts)})" if self.opts else ''
+        if bad: raise TypeError(f"unexpected keyword argument {bad[0]!r} for api={self.name!r}{takes}")
     def chk_role(self, m):
         "Raise `ValueError` if message `m` has a role this API does not take"
         r = m.get('role')
@@ -195,7 +207,7 @@ class Adapter:
         if self.takes(p): return self.chk_size(p)
         if p.get('mt') in self.media_types.get(p.type, ()):
             if 'url' in p: raise ValueError(f"api={self.name!r} can't take {p.type} ({p.mt}) by URL: fetch it first, "
-                                            f"with mk_msg(..., fetch=True) or msgkit.fetch({p.url!r})")
+                                            f"with mk_msg(..., fetch=True) or msgkit.fetch({p.url!r})")  # msgkit.fetch is the function
             if 'file' in p: raise ValueError(f"The file {p.file!r} belongs to api={p.get('api')!r}; api={self.name!r} can't use it")
         ok = ', '.join(sorted(self.media_types.get(p.type, ()))) or f'no {p.type}'
         raise _kind_err(self.name, p, ok)
@@ -237,7 +249,7 @@ class Adapter:
     def item_role(self, d)->str: return d.get('role', 'assistant')
     def cacheable(self, m)->bool: return True
     needs_ids = True
-    def own_msg(self, d)->bool:
+    def owns_msg(self, d)->bool:
         "Is `d` a whole message already in this API's form (so it passes through as it is)?"
         m = self.split_msg(d)
         if not m or m[0] not in self.roles: return False

@@ -15,7 +15,7 @@ from .core import *
 from .core import _adapters, _owner, _role, _content, _parse
 from .parts import _is_pil
 
-# %% ../nbs/04_tools.ipynb #10100a44
+# %% ../nbs/04_tools.ipynb #15a49dfd
 def _block_part(o):
     if hasattr(o, 'model_dump') and not isinstance(o, dict): o = dump(o)
     if isinstance(o, dict) and not isinstance(o, Part):
@@ -36,7 +36,7 @@ def read_parts(x)->list:
         if src:
             r,ps = _parse(src, x, 'item')
             return [(_role(r),ps)]
-        own = first(o for o in _adapters() if o.own_msg(x))
+        own = first(o for o in _adapters() if o.owns_msg(x))
         if own:
             r,ps = _parse(own, x, 'item')
             return [(_role(r),ps)]

@@ -10,10 +10,12 @@ PUBLIC = {'mk_msg','mk_msgs','mk_doc','mk_ant_doc','mk_toolres','tool_calls','ms
           'jsonable','media_type','sample','Part','read_parts'}
 
 def test_public_names():
+    "`from msgkit import *` gives exactly the user-facing names (no module names like `tools`, no adapter machinery)"
     ns = {}
     exec('from msgkit import *', ns)
-    assert PUBLIC <= set(ns), PUBLIC - set(ns)
-    assert msgkit.__version__
+    got = set(ns) - {'__builtins__'}
+    assert got == PUBLIC | {'media_kind', 'get_api', 'stream_msg', 'stream_response', 'fetch', 'FetchError'}, got ^ PUBLIC
+    assert callable(msgkit.fetch) and msgkit.__version__
 
 def test_cheap_import():
     code = "import sys, msgkit; print(','.join(sorted({m.split('.')[0] for m in sys.modules}))) "

@@ -11,11 +11,11 @@ from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
 
-# %% ../../nbs/11_anthropic.ipynb #63df286e
+# %% ../../nbs/11_anthropic.ipynb #dbe6629d
 def _b64(b:bytes)->str: return base64.b64encode(b).decode()
 
 _img_mts = {'image/png','image/jpeg','image/gif','image/webp'}
-_text_mts = {'text/plain','text/markdown','text/csv','text/html','application/json','text/xml','application/xml'}
+_text_mts = text_mts
 _blocks = {'text','image','document','search_result','tool_use','tool_result','thinking','redacted_thinking','server_tool_use',
            'web_search_tool_result','web_fetch_tool_result','code_execution_tool_result','bash_code_execution_tool_result',
            'text_editor_code_execution_tool_result','tool_search_tool_result','mcp_tool_use','mcp_tool_result','container_upload'}
@@ -75,7 +75,7 @@ def cache(self:AnthropicAdapter, msg, ttl=None):
 @patch
 def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/11_anthropic.ipynb #5c1a2db3
+# %% ../../nbs/11_anthropic.ipynb #54556f99
 @patch
 def items(self:AnthropicAdapter, x):
     "History items from an Anthropic SDK `Message` (or its `model_dump()`), else `None`"
@@ -108,7 +108,8 @@ def parse_block(self:AnthropicAdapter, d):
     if t=='tool_use': return tool_call_part(d['id'], d['name'], d.get('input') or {})
     if t=='tool_result':
         c = d.get('content') or []
-        return tool_result_part(d['tool_use_id'], [text_part(c)] if isinstance(c, str) else [self.parse_block(o) for o in c], is_error=bool(d.get('is_error')))
+        c = [text_part(c)] if isinstance(c, str) else [self.parse_block(o) for o in c]
+        return tool_result_part(d['tool_use_id'], c, is_error=bool(d.get('is_error')))
     if t not in ('image','document'): return opaque_part('anthropic', d, 'thinking' if 'thinking' in t else 'opaque')
     if t in ('image','document'):
         st = src.get('type')
@@ -121,11 +122,14 @@ def parse_block(self:AnthropicAdapter, d):
             if d.get(k): p[k] = d[k]
         if 'citations' in d: p['citations'] = bool((d['citations'] or {}).get('enabled'))
         return p
-    raise ValueError(f"msgkit can't translate Anthropic {t!r} blocks to another API yet")
+
+_max_req = 32*1024*1024  # the Messages API's request limit
 
 def _b64_len(x):
     "Total length of the base64 payloads in `x`"
-    if isinstance(x, dict): return (len(x['data']) if x.get('type')=='base64' and isinstance(x.get('data'), str) else 0) + sum(_b64_len(v) for v in x.values())
+    if isinstance(x, dict):
+        n = len(x['data']) if x.get('type')=='base64' and isinstance(x.get('data'), str) else 0
+        return n + sum(_b64_len(v) for v in x.values())
     if isinstance(x, list): return sum(map(_b64_len, x))
     return 0
 
@@ -134,7 +138,7 @@ def tidy(self:AnthropicAdapter, msgs):
     "Merged turns; a history whose base64 alone is over the 32 MB request limit is refused before the API does"
     msgs = Adapter.tidy(self, msgs)
     n = _b64_len(msgs)
-    if n>32*1024*1024: raise ValueError(f"api='anthropic' takes requests of at most 33,554,432 bytes; this history's base64 alone is {n:,}")
+    if n>_max_req: raise ValueError(f"api='anthropic' takes requests of at most {_max_req:,} bytes; this history's base64 alone is {n:,}")
     return msgs
 
 @patch

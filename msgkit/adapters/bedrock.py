@@ -30,7 +30,7 @@ def doc_name(p)->str:
     h = hashlib.sha1(p.get('data') or (p.get('text') or '\n'.join(p.get('chunks', []))).encode() or p.get('url', '').encode())
     return f"document-{h.hexdigest()[:10]}"
 
-# %% ../../nbs/14_bedrock.ipynb #434cc5cd
+# %% ../../nbs/14_bedrock.ipynb #3ce68c87
 @register
 class BedrockAdapter(Adapter):
     "AWS Bedrock Converse `messages`"
@@ -47,7 +47,8 @@ class BedrockAdapter(Adapter):
         if 'raw' in p: return copy.deepcopy(p.raw)
         if p.type=='tool_call': return dict(toolUse=dict(toolUseId=p.id or p.name, name=p.name, input=p.args))
         if p.type=='tool_result':
-            if any(o.type=='audio' for o in p.content): raise ValueError("api='bedrock' takes no audio in a tool result: text, JSON, images, documents and video")
+            if any(o.type=='audio' for o in p.content):
+                raise ValueError("api='bedrock' takes no audio in a tool result: text, JSON, images, documents and video")
             d = dict(toolUseId=p.id or p.name, content=[self.part(o) for o in p.content])
             return dict(toolResult={**d, 'status':'error'} if p.is_error else d)
         if 'file' in p: src = dict(s3Location=dict(uri=p.file))

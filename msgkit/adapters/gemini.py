@@ -12,12 +12,12 @@ from ..sniff import *
 from ..parts import *
 from .openai import _doc_text
 
-# %% ../../nbs/13_gemini.ipynb #70fd9f7f
+# %% ../../nbs/13_gemini.ipynb #a5e7b751
 _img_mts = {'image/png','image/jpeg','image/webp','image/heic','image/heif'}
 _audio_mts = {'audio/wav','audio/mpeg','audio/aiff','audio/aac','audio/ogg','audio/flac'}
 _video_mts = {'video/mp4','video/mpeg','video/quicktime','video/x-msvideo','video/x-flv','video/webm','video/x-ms-wmv','video/3gpp'}
 _max_inline = 100*1024*1024  # Gemini's inline request limit (base64)
-_text_mts = {'text/plain','text/markdown','text/csv','text/html','application/json','text/xml','application/xml'}
+_text_mts = text_mts
 _gem_mt = {'audio/mpeg':'audio/mp3', 'video/quicktime':'video/mov', 'video/x-msvideo':'video/avi', 'video/x-ms-wmv':'video/wmv'}
 _std_mt = {v:k for k,v in _gem_mt.items()}
 _part_keys = {'text','inline_data','file_data','function_call','function_response','thought','thought_signature','video_metadata',

@@ -11,7 +11,7 @@ from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
 
-# %% ../../nbs/10_openai.ipynb #833e5ecd
+# %% ../../nbs/10_openai.ipynb #2d0779ac
 def _b64(b:bytes)->str: return base64.b64encode(b).decode()
 def _data_uri(p)->str: return f"data:{p.mt};base64,{_b64(p.data)}"
 
@@ -26,7 +26,7 @@ def _doc_text(p)->str:
 _img_mts = {'image/png','image/jpeg','image/gif','image/webp'}
 _max_file = 50*1024*1024  # OpenAI's stated per-file input limit (50 MB)
 _office_mts = {k for k,v in office_mts.items() if v in ('docx','pptx','xlsx')}
-_text_mts = {'text/plain','text/markdown','text/csv','text/html','application/json','text/xml','application/xml'}
+_text_mts = text_mts
 _blocks = {'input_text','input_image','input_file','output_text','refusal'}
 _items = {'message','reasoning','function_call','function_call_output','file_search_call','web_search_call','computer_call',
           'computer_call_output','image_generation_call','code_interpreter_call','local_shell_call','local_shell_call_output',
@@ -155,13 +155,15 @@ def parse_block(self:OpenAIAdapter, d):
     if t=='input_file' and d.get('file_url'): return media_url(d['file_url'], mt=url_type(d['file_url']) or 'application/pdf')
     raise ValueError(f"msgkit can't translate OpenAI {t!r} blocks to another API yet")
 
-# %% ../../nbs/10_openai.ipynb #ca3b8599
+# %% ../../nbs/10_openai.ipynb #de3db94a
 @patch
 def usage(self:OpenAIAdapter, r):
     u = r.get('usage') or {}
     d = u.get('input_tokens_details') or {}
     return mk_usage(u.get('input_tokens'), u.get('output_tokens'), d.get('cached_tokens'), d.get('cache_write_tokens'),
                     (u.get('output_tokens_details') or {}).get('reasoning_tokens'))
+
+_incomplete = dict(max_output_tokens='length', content_filter='content_filter')
 
 @patch
 def finish(self:OpenAIAdapter, r):
@@ -170,7 +172,7 @@ def finish(self:OpenAIAdapter, r):
         if any(o.get('type')=='function_call' for o in out): return 'tool_call'
         refused = any(c.get('type')=='refusal' for o in out if o.get('type')=='message' for c in o.get('content', []))
         return 'refusal' if refused else 'stop'
-    if st=='incomplete': return dict(max_output_tokens='length', content_filter='content_filter').get((r.get('incomplete_details') or {}).get('reason'), 'other')
+    if st=='incomplete': return _incomplete.get((r.get('incomplete_details') or {}).get('reason'), 'other')
     return dict(failed='error', cancelled='other').get(st)
 
 # %% ../../nbs/10_openai.ipynb #1cadfdf7
