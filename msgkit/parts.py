@@ -172,7 +172,7 @@ def get_api(api:str):
     if api not in _apis: raise ValueError(f"Unknown api {api!r}: msgkit knows {', '.join(apis())}")
     return _apis[api]
 
-# %% ../nbs/01_parts.ipynb #4bceee1e
+# %% ../nbs/01_parts.ipynb #6f5810b9
 def _kind_err(api, p, ok):
     "ValueError: `api` can't take part `p`; names the types it can take and the APIs that take the kind"
     _discover()
@@ -183,98 +183,183 @@ def _kind_err(api, p, ok):
 
 class Adapter:
     "Base for API adapters: subclasses say how their API spells each part"
-    name,sdk,media_types,url_mts,roles,opts,resp_list,limits = None,(),{},set(),('user','assistant'),(),False,{}
+    name,sdk,resp_list = None,(),False  # `resp_list`: its responses hold a list of items (Responses API)
+    media_types,url_mts,limits = {},set(),{}
+    roles,role_map,role_hint,opts = ('user','assistant'),{},'',()
+    str_content,needs_ids,cache_key = True,True,None
+    __repr__ = basic_repr('name')
     @property
     def file_api(self): return self.name
-    def chk_opts(self, kw):
-        "Raise `TypeError` for options this adapter does not take"
-        bad = [k for k in kw if k not in self.opts]
-        takes = f" (it takes {', '.join(self.opts)})" if self.opts else ''
-        if bad: raise TypeError(f"unexpected keyword argument {bad[0]!r} for api={self.name!r}{takes}")
-    def chk_role(self, m):
-        "Raise `ValueError` if message `m` has a role this API does not take"
-        r = m.get('role')
-        if r is not None and r not in self.roles: raise ValueError(f"api={self.name!r} takes roles {', '.join(self.roles)}, not {r!r}{self.role_hint}")
-    role_hint = ''
-    def takes(self, p)->bool:
-        "Can this API take part `p` as it is (bytes, URL or provider file)?"
-        if p.type in ('text','tool_call','tool_result') or 'raw' in p: return True
-        if 'file' in p: return p.get('api')==self.file_api and p.mt in self.media_types.get(p.type, ())
-        if 'url' in p: return p.mt in self.url_mts
-        return p.mt in self.media_types.get(p.type, ())
-    def chk(self, p):
-        "Raise a clear error if this API can't take part `p`"
-        if self.takes(p): return self.chk_size(p)
-        if p.get('mt') in self.media_types.get(p.type, ()):
-            if 'url' in p: raise ValueError(f"api={self.name!r} can't take {p.type} ({p.mt}) by URL: fetch it first, "
-                                            f"with mk_msg(..., fetch=True) or msgkit.fetch({p.url!r})")  # msgkit.fetch is the function
-            if 'file' in p: raise ValueError(f"The file {p.file!r} belongs to api={p.get('api')!r}; api={self.name!r} can't use it")
-        ok = ', '.join(sorted(self.media_types.get(p.type, ()))) or f'no {p.type}'
-        raise _kind_err(self.name, p, ok)
-    def chk_size(self, p):
-        "Raise a clear error if `p`'s bytes are over this API's limit for its kind (`limits`: kind -> (bytes, 'raw' or 'b64'))"
-        mx,how = self.limits.get(p.type, (None,None))
-        if not mx or 'data' not in p: return p
-        n = len(p.data) if how=='raw' else 4*((len(p.data)+2)//3)
-        if n>mx: raise ValueError(f"api={self.name!r} takes {p.type}s of at most {mx:,} bytes{' of base64' if how=='b64' else ''}; "
-                                  f"this {p.mt} is {n:,}{' as base64' if how=='b64' else ''}")
-        return p
     def part(self, p:Part, role='user')->dict: raise NotImplementedError
     def msg(self, role, blocks)->dict: raise NotImplementedError
-    def text_msg(self, role, s)->dict: return self.msg(role, [self.part(text_part(s), role)])
-    def owns(self, d:dict)->bool: return False
-    def owns_item(self, d:dict)->bool: return False
-    def parse_block(self, d:dict): raise ValueError(f"msgkit can't read {d.get('type')!r} blocks of api={self.name!r}")
-    def parse_item(self, d:dict)->tuple:
-        "`(role, parts)` of history item `d`, to render it for another API"
-        m = self.split_msg(d)
-        if not m or m[1] is None: raise ValueError(f"msgkit can't translate {d.get('type')!r} items of api={self.name!r} to another API yet")
-        return m[0], [text_part(m[1])] if isinstance(m[1], str) else [self.parse_block(o) for o in m[1]]
-    def items(self, x): return None
-    role_map = {}
-    def split_msg(self, d)->tuple|None:
-        "`(role, content)` if `d` is a message in this API's form, else `None`"
-        return (d['role'], d['content']) if 'role' in d and 'content' in d else None
-    def merge(self, a, b):
-        "`a` and `b` as one message, for APIs that want consecutive turns of one role merged; `None` if not merged"
-        return None
-    def tidy(self, msgs:list)->list:
-        "The finished history: consecutive turns merged where `merge` says so (adapters add their own whole-history rules)"
-        out = []
-        for o in msgs:
-            m = self.merge(out[-1], o) if out else None
-            if m is None: out.append(o)
-            else: out[-1] = m
-        return out
-    def item_role(self, d)->str: return d.get('role', 'assistant')
-    def cacheable(self, m)->bool: return True
-    needs_ids = True
-    def owns_msg(self, d)->bool:
-        "Is `d` a whole message already in this API's form (so it passes through as it is)?"
-        m = self.split_msg(d)
-        if not m or m[0] not in self.roles: return False
-        c = m[1]
-        return (isinstance(c, str) and self.str_content) or (isinstance(c, list) and all(isinstance(o, dict) and self.owns(o) for o in c))
-    str_content = True
-    def request(self, msgs, model=None, system=None, **kw)->dict: raise NotImplementedError
-    def resp(self, x):
-        "Response `x` (an SDK object or its dict) as a plain dict, if it is one of this API's responses, else `None`"
-        return dump(x) if self.items(x) is not None else None
-    def stream_of(self, e)->bool: return False
-    def assemble(self, events)->dict: raise NotImplementedError
-    def usage(self, r:dict)->dict: raise NotImplementedError
-    def finish(self, r:dict)->str|None: raise NotImplementedError
-    def cache(self, msg, ttl=None)->dict: raise ValueError(f"api={self.name!r} has no cache breakpoints")
-    def uncache(self, msg)->dict: return msg
-    cache_key = None
-    def mark_last(self, msg, val, ckey='content')->dict:
-        "A copy of `msg` whose last block carries `{cache_key: val}`; string content becomes a text block first"
-        c = msg.get(ckey)
-        if isinstance(c, str): c = [self.part(text_part(c), msg.get('role'))]
-        if not c: raise ValueError(f"api={self.name!r} can't put a cache mark on a message with no blocks")
-        return {**msg, ckey: c[:-1] + [{**c[-1], self.cache_key: val}]}
-    def unmark(self, msg, ckey='content')->dict:
-        "A copy of `msg` with no `cache_key` on its blocks"
-        c = msg.get(ckey)
-        if not isinstance(c, list): return msg
-        return {**msg, ckey: [{k:v for k,v in o.items() if k!=self.cache_key} if isinstance(o,dict) else o for o in c]}
+    def text_msg(self, role, s)->dict:
+        "A message holding just text `s`"
+        return self.msg(role, [self.part(text_part(s), role)])
+
+# %% ../nbs/01_parts.ipynb #21e1ce5b
+@patch
+def chk_opts(self:Adapter, kw):
+    "Raise `TypeError` for options this adapter does not take"
+    bad = [k for k in kw if k not in self.opts]
+    takes = f" (it takes {', '.join(self.opts)})" if self.opts else ''
+    if bad: raise TypeError(f"unexpected keyword argument {bad[0]!r} for api={self.name!r}{takes}")
+
+@patch
+def chk_role(self:Adapter, m):
+    "Raise `ValueError` if message `m` has a role this API does not take"
+    r = m.get('role')
+    if r is not None and r not in self.roles:
+        raise ValueError(f"api={self.name!r} takes roles {', '.join(self.roles)}, not {r!r}{self.role_hint}")
+
+@patch
+def takes(self:Adapter, p)->bool:
+    "Can this API take part `p` as it is (bytes, URL or provider file)?"
+    if p.type in ('text','tool_call','tool_result') or 'raw' in p: return True
+    if 'file' in p: return p.get('api')==self.file_api and p.mt in self.media_types.get(p.type, ())
+    if 'url' in p: return p.mt in self.url_mts
+    return p.mt in self.media_types.get(p.type, ())
+
+@patch
+def chk(self:Adapter, p):
+    "`p`, if this API can take it; else a clear error"
+    if self.takes(p): return self.chk_size(p)
+    if p.get('mt') in self.media_types.get(p.type, ()):
+        if 'url' in p: raise ValueError(f"api={self.name!r} can't take {p.type} ({p.mt}) by URL: fetch it first, "
+                                        f"with mk_msg(..., fetch=True) or msgkit.fetch({p.url!r})")
+        if 'file' in p: raise ValueError(f"The file {p.file!r} belongs to api={p.get('api')!r}; api={self.name!r} can't use it")
+    ok = ', '.join(sorted(self.media_types.get(p.type, ()))) or f'no {p.type}'
+    raise _kind_err(self.name, p, ok)
+
+@patch
+def chk_size(self:Adapter, p):
+    "`p`, if its bytes are within this API's limit for its kind (`limits`: kind -> (bytes, 'raw' or 'b64')); else a clear error"
+    mx,how = self.limits.get(p.type, (None,None))
+    if not mx or 'data' not in p: return p
+    n = len(p.data) if how=='raw' else 4*((len(p.data)+2)//3)
+    if n>mx: raise ValueError(f"api={self.name!r} takes {p.type}s of at most {mx:,} bytes{' of base64' if how=='b64' else ''}; "
+                              f"this {p.mt} is {n:,}{' as base64' if how=='b64' else ''}")
+    return p
+
+# %% ../nbs/01_parts.ipynb #80d33339
+@patch
+def owns(self:Adapter, d:dict)->bool:
+    "Is block `d` in this API's form?"
+    return False
+
+@patch
+def owns_item(self:Adapter, d:dict)->bool:
+    "Is `d` a top-level item of this API that is not a plain message (an OpenAI `function_call`, say)?"
+    return False
+
+@patch
+def split_msg(self:Adapter, d)->tuple|None:
+    "`(role, content)` if `d` is a message in this API's form, else `None`"
+    return (d['role'], d['content']) if 'role' in d and 'content' in d else None
+
+@patch
+def owns_msg(self:Adapter, d)->bool:
+    "Is `d` a whole message already in this API's form (so it passes through as it is)?"
+    m = self.split_msg(d)
+    if not m or m[0] not in self.roles: return False
+    c = m[1]
+    return (isinstance(c, str) and self.str_content) or (isinstance(c, list) and all(isinstance(o, dict) and self.owns(o) for o in c))
+
+@patch
+def parse_block(self:Adapter, d:dict):
+    "Block `d` (in this API's form) as a part"
+    raise ValueError(f"msgkit can't read {d.get('type')!r} blocks of api={self.name!r}")
+
+@patch
+def parse_item(self:Adapter, d:dict)->tuple:
+    "`(role, parts)` of history item `d`, to render it for another API"
+    m = self.split_msg(d)
+    if not m or m[1] is None: raise ValueError(f"msgkit can't translate {d.get('type')!r} items of api={self.name!r} to another API yet")
+    return m[0], [text_part(m[1])] if isinstance(m[1], str) else [self.parse_block(o) for o in m[1]]
+
+@patch
+def items(self:Adapter, x):
+    "History items from `x`, if it is one of this API's responses (an SDK object or its dict); else `None`"
+    return None
+
+@patch
+def resp(self:Adapter, x):
+    "Response `x` as a plain dict, if it is one of this API's responses; else `None`"
+    return dump(x) if self.items(x) is not None else None
+
+# %% ../nbs/01_parts.ipynb #1c992987
+@patch
+def merge(self:Adapter, a, b):
+    "`a` and `b` as one message, for APIs that want consecutive turns of one role merged; `None` if not merged"
+    return None
+
+@patch
+def tidy(self:Adapter, msgs:list)->list:
+    "The finished history: consecutive turns merged where `merge` says so"
+    out = []
+    for o in msgs:
+        m = self.merge(out[-1], o) if out else None
+        if m is None: out.append(o)
+        else: out[-1] = m
+    return out
+
+@patch
+def item_role(self:Adapter, d)->str:
+    "The role history item `d` plays (top-level items without one are the model's)"
+    return d.get('role', 'assistant')
+
+# %% ../nbs/01_parts.ipynb #05023098
+@patch
+def request(self:Adapter, msgs, model=None, system=None, **kw)->dict:
+    "Keyword arguments for this API's SDK call"
+    raise NotImplementedError
+
+@patch
+def usage(self:Adapter, r:dict)->dict:
+    "Token usage of response dict `r`, as `mk_usage` gives it"
+    raise NotImplementedError
+
+@patch
+def finish(self:Adapter, r:dict)->str|None:
+    "Why response dict `r` stopped, in msgkit's vocabulary"
+    raise NotImplementedError
+
+@patch
+def stream_of(self:Adapter, e)->bool:
+    "Is `e` an event of this API's stream?"
+    return False
+
+@patch
+def assemble(self:Adapter, events)->dict:
+    "The response (as a dict) that a stream's `events` add up to"
+    raise NotImplementedError(f"api={self.name!r} has no stream assembly")
+
+# %% ../nbs/01_parts.ipynb #36812a15
+@patch
+def cache(self:Adapter, msg, ttl=None)->dict:
+    "A copy of `msg` marked as a cache breakpoint"
+    raise ValueError(f"api={self.name!r} has no cache breakpoints")
+
+@patch
+def uncache(self:Adapter, msg)->dict:
+    "A copy of `msg` without cache marks"
+    return msg
+
+@patch
+def cacheable(self:Adapter, m)->bool:
+    "Can message `m` carry a cache mark?"
+    return True
+
+@patch
+def mark_last(self:Adapter, msg, val, ckey='content')->dict:
+    "A copy of `msg` whose last block carries `{cache_key: val}`; string content becomes a text block first"
+    c = msg.get(ckey)
+    if isinstance(c, str): c = [self.part(text_part(c), msg.get('role'))]
+    if not c: raise ValueError(f"api={self.name!r} can't put a cache mark on a message with no blocks")
+    return {**msg, ckey: c[:-1] + [{**c[-1], self.cache_key: val}]}
+
+@patch
+def unmark(self:Adapter, msg, ckey='content')->dict:
+    "A copy of `msg` with no `cache_key` on its blocks"
+    c = msg.get(ckey)
+    if not isinstance(c, list): return msg
+    return {**msg, ckey: [{k:v for k,v in o.items() if k!=self.cache_key} if isinstance(o,dict) else o for o in c]}
