@@ -13,8 +13,8 @@ def out_md(o):
     "Markdown for one saved output"
     if o.output_type=='stream': return f"```\n{_txt(o.text).rstrip()}\n```"
     d = o.get('data', {})
-    if 'text/markdown' in d: return _txt(d['text/markdown']).strip()
     if 'text/plain' in d: return f"```\n{_txt(d['text/plain']).rstrip()}\n```"
+    if 'text/markdown' in d: return _txt(d['text/markdown']).strip()
     return ''
 
 def cell_md(c):
