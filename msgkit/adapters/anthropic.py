@@ -5,11 +5,12 @@
 # %% auto #0
 __all__ = ['AnthropicAdapter']
 
-# %% ../../nbs/11_anthropic.ipynb #274f7d8b
+# %% ../../nbs/11_anthropic.ipynb #09202a92
 import base64, copy
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
+from ..stream import ev_dict, Appender, json_obj
 
 # %% ../../nbs/11_anthropic.ipynb #dbe6629d
 def _b64(b:bytes)->str: return base64.b64encode(b).decode()
@@ -159,8 +160,7 @@ _stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_
 @patch
 def finish(self:AnthropicAdapter, r): return _stops.get(r.get('stop_reason'), r.get('stop_reason') and 'other')
 
-# %% ../../nbs/11_anthropic.ipynb #760bcb67
-from ..stream import ev_dict, Appender, json_obj
+# %% ../../nbs/11_anthropic.ipynb #502d64d0
 _events = {'message_start','content_block_start','content_block_delta','content_block_stop','message_delta','message_stop'}
 
 @patch

@@ -5,11 +5,12 @@
 # %% auto #0
 __all__ = ['doc_name', 'BedrockAdapter']
 
-# %% ../../nbs/14_bedrock.ipynb #377c9902
+# %% ../../nbs/14_bedrock.ipynb #28c53231
 import base64, copy, hashlib, json, re
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
+from ..stream import ev_dict, Appender, json_obj
 
 # %% ../../nbs/14_bedrock.ipynb #7d530321
 _fmt = {'image/png':'png', 'image/jpeg':'jpeg', 'image/gif':'gif', 'image/webp':'webp',
@@ -166,8 +167,7 @@ _stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_
 @patch
 def finish(self:BedrockAdapter, r): return _stops.get(r.get('stopReason'), r.get('stopReason') and 'other')
 
-# %% ../../nbs/14_bedrock.ipynb #b8708b0c
-from ..stream import ev_dict, Appender, json_obj
+# %% ../../nbs/14_bedrock.ipynb #3c40f89b
 _sevents = {'messageStart','contentBlockStart','contentBlockDelta','contentBlockStop','messageStop','metadata'}
 
 @patch

@@ -5,11 +5,12 @@
 # %% auto #0
 __all__ = ['GeminiAdapter']
 
-# %% ../../nbs/13_gemini.ipynb #3eff71dc
+# %% ../../nbs/13_gemini.ipynb #6e4d87cb
 import base64, copy, json, re
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
+from ..stream import ev_dict
 from .openai import _doc_text
 
 # %% ../../nbs/13_gemini.ipynb #a5e7b751
@@ -173,9 +174,7 @@ def finish(self:GeminiAdapter, r):
     if f in _filters: return 'content_filter'
     return f and ('error' if 'MALFORMED' in f or 'UNEXPECTED' in f else 'other')
 
-# %% ../../nbs/13_gemini.ipynb #05120a35
-from ..stream import ev_dict
-
+# %% ../../nbs/13_gemini.ipynb #5cddd0a8
 @patch
 def stream_of(self:GeminiAdapter, e):
     if isinstance(e, dict): return isinstance(e.get('candidates'), list) or 'usage_metadata' in e or 'usageMetadata' in e

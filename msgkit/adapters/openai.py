@@ -5,11 +5,12 @@
 # %% auto #0
 __all__ = ['OpenAIAdapter']
 
-# %% ../../nbs/10_openai.ipynb #a4f7c6c9
+# %% ../../nbs/10_openai.ipynb #f16f4bf6
 import base64, copy, json
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
+from ..stream import ev_dict, Appender, json_obj
 
 # %% ../../nbs/10_openai.ipynb #2d0779ac
 def _b64(b:bytes)->str: return base64.b64encode(b).decode()
@@ -175,9 +176,7 @@ def finish(self:OpenAIAdapter, r):
     if st=='incomplete': return _incomplete.get((r.get('incomplete_details') or {}).get('reason'), 'other')
     return dict(failed='error', cancelled='other').get(st)
 
-# %% ../../nbs/10_openai.ipynb #1cadfdf7
-from ..stream import ev_dict, Appender, json_obj
-
+# %% ../../nbs/10_openai.ipynb #c41d9256
 @patch
 def stream_of(self:OpenAIAdapter, e):
     t = e.get('type') if isinstance(e, dict) else getattr(e, 'type', None)

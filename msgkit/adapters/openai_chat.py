@@ -5,11 +5,12 @@
 # %% auto #0
 __all__ = ['OpenAIChatAdapter']
 
-# %% ../../nbs/12_openai_chat.ipynb #4709d9b5
+# %% ../../nbs/12_openai_chat.ipynb #40ceb6f3
 import base64, copy, json
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
+from ..stream import ev_dict, Appender, json_obj
 from .openai import _data_uri, _b64, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
 
 # %% ../../nbs/12_openai_chat.ipynb #8cc74809
@@ -164,9 +165,7 @@ def finish(self:OpenAIChatAdapter, r):
     if f=='stop' and (r['choices'][0].get('message') or {}).get('refusal'): return 'refusal'
     return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call', content_filter='content_filter').get(f, f and 'other')
 
-# %% ../../nbs/12_openai_chat.ipynb #2e611ca4
-from ..stream import ev_dict, Appender, json_obj
-
+# %% ../../nbs/12_openai_chat.ipynb #10db0a12
 def _chunk(e):
     "The chunk in event `e`: itself, or the `chunk` of the SDK's `.stream()` helper events; `None` for its other events"
     if getattr(e, 'type', None)=='chunk' and hasattr(e, 'chunk'): e = e.chunk
