@@ -85,3 +85,16 @@ def test_usage_same_keys():
         u = usage(RESP[api](True))
         assert set(u)==keys and u['input']>0 and u['output']>0, (api, u)
     assert usage(RESP['openai'](True))['reasoning'] > 0
+
+@pytest.mark.parametrize('api', APIS)
+def test_histories_are_idempotent(api):
+    "A history msgkit built goes through mk_msgs again unchanged, for every API (notebook users re-feed their history)"
+    from oracle import chat_completion
+    r1,r2 = RESP[api](True),RESP[api](False)
+    h = mk_msgs(["Weather?", r1, mk_toolres(tool_calls(r1)[0], ['Radar', png], api=api), r2, "Thanks!"], api=api)
+    assert mk_msgs(h, api=api) == h
+    refusal = chat_completion(text='x').model_dump()
+    refusal['choices'][0]['message'].update(content=None, refusal="I can't help with that.")
+    h = mk_msgs(["q", refusal, "why?"], api=api)
+    assert mk_msgs(h, api=api) == h
+    check(api, h)

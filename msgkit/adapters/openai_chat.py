@@ -125,10 +125,11 @@ def parse_block(self:OpenAIChatAdapter, d):
         return media(fd if is_data_uri(fd) else base64.b64decode(fd), filename=d['file'].get('filename'))
     raise ValueError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
-# %% ../../nbs/12_openai_chat.ipynb #ac5dae15
+# %% ../../nbs/12_openai_chat.ipynb #52c931bc
 @patch
 def owns_item(self:OpenAIChatAdapter, d):
-    return (d.get('role')=='tool' and 'tool_call_id' in d) or (d.get('role')=='assistant' and 'tool_calls' in d)
+    "A tool message, or an assistant message with tool calls, a refusal or audio (whose content may be `None`)"
+    return (d.get('role')=='tool' and 'tool_call_id' in d) or (d.get('role')=='assistant' and bool({'tool_calls','refusal','audio'} & set(d)))
 
 @patch
 def parse_item(self:OpenAIChatAdapter, d):
