@@ -134,7 +134,7 @@ def _role(r):
     for o in _adapters(): r = o.role_map.get(r, r)
     return r
 
-# %% ../nbs/02_core.ipynb #2233f2c4
+# %% ../nbs/02_core.ipynb #11899ed2
 def mk_msg(
     content, # Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those
     role:str='user', # Role of the message, unless `content` carries its own
@@ -149,7 +149,7 @@ def mk_msg(
     ad = get_api(api)
     ad.chk_opts(kw)
     src,tok = [],_names.set(dict(names={}, pending={}, seen={}))
-    try: its = ad.tidy(_items(content, role, ad, kw, src, fetch))
+    try: its = ad.tidy(_items(content, _role(role), ad, kw, src, fetch))
     finally: _names.reset(tok)
     for o in its: ad.chk_role(o)
     if cache and its: its = _cache_last(its, ad, ttl)
