@@ -16,7 +16,7 @@ from .sniff import *
 from .parts import *
 from .parts import _apis, _discover
 
-# %% ../nbs/02_core.ipynb #19928527
+# %% ../nbs/02_core.ipynb #11f17b6d
 def _response_items(x, ad):
     "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
@@ -36,9 +36,11 @@ def _render_item(d, src, ad):
     role,parts = _parse(src, d, 'item')
     return _content(parts, ad, _role(role), {}) if parts else []
 
-def _owner(d, test='owns'):
-    "The adapter whose form block (or item) `d` is in"
+def _owner(d, test='reads'):
+    "The adapter that reads block `d` (or, with `test='owns_item'`, whose top-level item `d` is)"
     return first(o for o in _adapters() if getattr(o, test)(d))
+
+def _sdk(o): return hasattr(o, 'model_dump') and not isinstance(o, dict)
 
 def _fetched(p, fetch):
     "`p` downloaded, if it is a URL the API won't take and `fetch` (True, or an `httpx.Client`) allows it"
@@ -54,7 +56,7 @@ def _block(o, ad, role, kw, fetch=False):
         src = _owner(o)
         if not src: raise ValueError(f"Unrecognised content block for api={ad.name!r}: {str(o)[:100]}")
         o = _parse(src, o)
-    p = _named(to_part(o), ad)
+    p = _chk_calls(_named(to_part(o), ad), role)
     if 'raw' in p and p.get('api')!=ad.name: return None
     if not ad.takes(p): p = _fetched(p, fetch)
     return ad.part(p, role, **kw)
@@ -90,15 +92,23 @@ def _content(c, ad, role, kw, fetch=False):
     blocks = [b for b in (_block(o, ad, role, kw, fetch) for o in items) if b is not None]
     return _as_list(ad.msg(role, blocks)) if blocks else []
 
-# %% ../nbs/02_core.ipynb #ad8f2120
+def _chk_calls(p, role):
+    "A tool call is the model's: refuse one in a user turn rather than drop it or send what the API rejects"
+    if p.type=='tool_call' and role in ('user','system','developer'):
+        raise ValueError(f"A tool call ({p.name}) belongs in an assistant message: pass role='assistant'")
+    return p
+
+# %% ../nbs/02_core.ipynb #33c9bcec
 def _items(x, role, ad, kw, resp=None, fetch=False):
     "History items for `ad` from one input `x` (content, a dict, or an SDK response)"
     r = _response_items(x, ad)
     if r is not None:
         if resp is not None: resp.append(r[1])
         return r[0]
+    if _sdk(x): x = dump(x)  # an SDK item or message (`r.output[0]`, `choices[0].message`, a Gemini `Content`)
+    elif isinstance(x, (list,tuple)) and any(map(_sdk, x)): x = [dump(o) if _sdk(o) and _is_entry(dump(o)) else o for o in x]
     if isinstance(x, dict) and not isinstance(x, Part):
-        if ad.owns_item(x) or ad.owns_msg(x): return [copy.deepcopy(x)]
+        if ad.owns_item(x) or ad.owns_msg(x): return [ad.fix_item(drop_none(copy.deepcopy(x)))]
         src = _owner(x, 'owns_item')
         if src: return _render_item(x, src, ad)
         m = first(o.split_msg(x) for o in _adapters(ad) if o.split_msg(x))
@@ -198,7 +208,7 @@ mk_msgs_gemini = partial(mk_msgs, api='gemini')
 mk_msg_bedrock = partial(mk_msg, api='bedrock')
 mk_msgs_bedrock = partial(mk_msgs, api='bedrock')
 
-# %% ../nbs/02_core.ipynb #b490b63a
+# %% ../nbs/02_core.ipynb #17bda35d
 def _chunk(o):
     if isinstance(o, str): return o
     if isinstance(o, dict) and o.get('type')=='text' and isinstance(o.get('text'), str): return o['text']
@@ -207,7 +217,9 @@ def _chunk(o):
 def doc_part(content, title=None, context=None, citations=None)->Part:
     "A neutral document part from text, PDF bytes, a `Path`, a URL, a list of text chunks, or a part"
     if isinstance(content, (list,tuple)):
-        p = Part(type='document', mt='text/plain', chunks=[_chunk(o) for o in content])
+        cs = [c for c in map(_chunk, content) if c.strip()]
+        if not cs: raise ValueError("A document needs text: these chunks are all blank")
+        p = Part(type='document', mt='text/plain', chunks=cs)
     elif isinstance(content, str) and not (is_url(content) or is_data_uri(content)): p = Part(type='document', mt='text/plain', text=content)
     elif isinstance(content, str) and is_url(content): p = media_url(content, mt=url_type(content) or 'application/pdf')
     else: p = Part(to_part(content))

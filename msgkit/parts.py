@@ -67,7 +67,7 @@ def dump(o):
     if hasattr(o, 'model_dump'): return o.model_dump(mode='json', exclude_none=True, by_alias=True, warnings=False)
     return drop_none(copy.deepcopy(o))
 
-# %% ../nbs/01_parts.ipynb #7788a100
+# %% ../nbs/01_parts.ipynb #5c5446fc
 def media(
     data, # `bytes`, a `Path`, or a data URI
     mt:str=None, # Media type; sniffed when `None`
@@ -78,7 +78,7 @@ def media(
     elif is_data_uri(data): data, smt = parse_data_uri(data)
     elif isinstance(data, (bytes,bytearray,memoryview)): data, smt = bytes(data), media_type(data)
     else: raise TypeError(f"media() takes bytes, a Path or a data URI, not {type(data).__name__}")
-    if mt and smt and media_kind(smt)!='document' and smt!=mt and media_kind(smt)==media_kind(mt):
+    if mt and smt and smt!=mt and not {media_kind(smt), media_kind(mt)} <= {'audio','video'}:  # mp4/m4a-style containers may be either
         raise ValueError(f"The bytes are {smt}, not {mt}")
     mt = mt or smt
     if not mt: raise ValueError(f"Can't tell the media type of these {len(data)} bytes; say it: media(data, mt='...')")
@@ -102,7 +102,7 @@ def media_url(
     if not kind: raise ValueError(f"{mt} is not an image, audio, video or document type")
     return Part(type=kind, mt=mt, url=s, **kw)
 
-# %% ../nbs/01_parts.ipynb #8a654e88
+# %% ../nbs/01_parts.ipynb #dc76b8f7
 def _file_api(ref):
     if ref.startswith('s3://'): return 'bedrock'
     if ref.startswith(('gs://','https://generativelanguage.googleapis.com/')): return 'gemini'
@@ -119,7 +119,7 @@ def provider_file(
     "A part for a file already uploaded to a provider"
     kind = media_kind(mt)
     if not kind: raise ValueError(f"{mt} is not an image, audio, video or document type")
-    return Part(type=kind, mt=mt, file=ref, api=api or _file_api(ref), **kw)
+    return Part(type=kind, mt=mt, file=ref, api=get_api(api).file_api if api else _file_api(ref), **kw)
 
 # %% ../nbs/01_parts.ipynb #2dd294e9
 def _pil(x):
@@ -196,7 +196,7 @@ class Adapter:
         "A message holding just text `s`"
         return self.msg(role, [self.part(text_part(s), role)])
 
-# %% ../nbs/01_parts.ipynb #21e1ce5b
+# %% ../nbs/01_parts.ipynb #071f552e
 @patch
 def chk_opts(self:Adapter, kw):
     "Raise `TypeError` for options this adapter does not take"
@@ -226,6 +226,7 @@ def chk(self:Adapter, p):
     if p.get('mt') in self.media_types.get(p.type, ()):
         if 'url' in p: raise ValueError(f"api={self.name!r} can't take {p.type} ({p.mt}) by URL: fetch it first, "
                                         f"with mk_msg(..., fetch=True) or msgkit.fetch({p.url!r})")
+        if 'file' in p and p.get('api')==self.file_api: raise ValueError(f"api={self.name!r} takes no {p.type} by file id")
         if 'file' in p: raise ValueError(f"The file {p.file!r} belongs to api={p.get('api')!r}; api={self.name!r} can't use it")
     ok = ', '.join(sorted(self.media_types.get(p.type, ()))) or f'no {p.type}'
     raise _kind_err(self.name, p, ok)
@@ -240,11 +241,21 @@ def chk_size(self:Adapter, p):
                               f"this {p.mt} is {n:,}{' as base64' if how=='b64' else ''}")
     return p
 
-# %% ../nbs/01_parts.ipynb #80d33339
+# %% ../nbs/01_parts.ipynb #fa4a3a83
 @patch
 def owns(self:Adapter, d:dict)->bool:
     "Is block `d` in this API's form?"
     return False
+
+@patch
+def reads(self:Adapter, d:dict)->bool:
+    "Can `parse_block` read block `d`? (Its own blocks, and any it can translate without passing them through)"
+    return self.owns(d)
+
+@patch
+def fix_item(self:Adapter, d:dict)->dict:
+    "An item in this API's form as its requests take it (after `None` fields are dropped): the default changes nothing"
+    return d
 
 @patch
 def owns_item(self:Adapter, d:dict)->bool:

@@ -55,15 +55,21 @@ def tool_calls(x)->list:
     if _is_call(x): return [x]
     return [dict(id=p.id, name=p.name, args=p.args) for _,ps in read_parts(x) for p in ps if p.type=='tool_call']
 
-# %% ../nbs/04_tools.ipynb #67c5fb78
-def _is_media(o): return isinstance(o, (bytes,bytearray,Path,Part)) or _is_pil(o)
+# %% ../nbs/04_tools.ipynb #d70ebb9a
+def _is_media(o):
+    "Is `o` content (media, a part, or a block in some API's form) rather than a JSON value?"
+    return isinstance(o, (bytes,bytearray,Path,Part)) or _is_pil(o) or (isinstance(o, dict) and _owner(o) is not None)
+
+def _res_part(o):
+    if isinstance(o, dict) and not isinstance(o, Part) and _owner(o):
+        p = _parse(_owner(o), o)
+        if p.type in ('text','image','document','audio','video') and 'raw' not in p: return p
+    return to_part(o) if isinstance(o, (bytes,bytearray,Path,Part)) or _is_pil(o) else text_part(o if isinstance(o, str) else json.dumps(o))
 
 def _res_parts(r)->list:
-    "Tool result `r` as parts"
-    if isinstance(r, (list,tuple)) and any(map(_is_media, r)):
-        return [to_part(o) if _is_media(o) else text_part(o if isinstance(o, str) else json.dumps(o)) for o in r]
-    if _is_media(r): return [to_part(r)]
-    return [text_part(r if isinstance(r, str) else json.dumps(r))]
+    "Tool result `r` as parts: media and blocks (`mk_doc(...)`, say) as themselves, any other value as JSON text"
+    if isinstance(r, (list,tuple)) and any(map(_is_media, r)): return [_res_part(o) for o in r]
+    return [_res_part(r)]
 
 def mk_toolres(
     call, # A call from `tool_calls`, an SDK tool call, or a list of calls answered together

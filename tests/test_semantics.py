@@ -219,3 +219,75 @@ def test_request_limits():
     big = png + b'\0'*(3*1024*1024)
     with pytest.raises(ValueError, match="requests of at most 33,554,432 bytes"): mk_msgs([[big]*9 + ['?']], api='anthropic')
     check('anthropic', mk_msgs([[big]*2 + ['?']], api='anthropic'))
+
+def test_single_sdk_items_back_into_history():
+    "The providers' documented pattern: put a response's items (not the response) back into the history"
+    from oracle import openai_response, chat_completion, gemini_response
+    r = openai_response(text='x', reasoning=True, tool_call=True)
+    c = tool_calls(r)[0]
+    for form in (r.output, [o.model_dump() for o in r.output]):
+        h = mk_msgs(['q', form, mk_toolres(c, 'ok')])
+        check('openai', h)
+    cc = chat_completion(tool_call=True)
+    h = mk_msgs(['q', cc.choices[0].message, mk_toolres(tool_calls(cc)[0], 'ok', api='openai_chat')], api='openai_chat')
+    check('openai_chat', h)
+    check('openai_chat', mk_msgs(['q', cc.choices[0].message.model_dump(), mk_toolres(tool_calls(cc)[0], 'ok', api='openai_chat')], api='openai_chat'))
+    g = gemini_response(thought=True, function_call=True)
+    check('gemini', mk_msgs(['q', g.candidates[0].content, mk_toolres(tool_calls(g)[0], 'ok', api='gemini')], api='gemini'))
+
+def test_gemini_bare_function_call_and_tool_calls_dict():
+    for api in APIS:
+        c = dict(id='call_1', name='w', args={'c': 1})
+        check(api, mk_msgs(['go', mk_msg([c], role='assistant', api=api), mk_toolres(c, 'ok', api=api)], api=api))
+
+def test_tool_result_with_blocks():
+    c = dict(id='call_1', name='w', args={})
+    m = mk_toolres(c, mk_doc(pdf, title='Report'), api='anthropic')
+    assert m[0]['content'][0]['content'][0]['type']=='document'
+    for api in APIS: check(api, mk_msgs(['q', asst(api, c), mk_toolres(c, [mk_doc(pdf, title='Report'), 'see'], api=api)], api=api))
+    assert mk_toolres(c, {'temp': 18}, api='anthropic')[0]['content'][0]['content'][0]['text']=='{"temp": 18}'
+
+def test_user_input_kept_across_apis():
+    sr = {'type':'search_result', 'source':'https://example.com', 'title':'Weather', 'content':[{'type':'text', 'text':'Sunny in Paris.'}]}
+    gc = {'guardContent':{'text':{'text':'Check this'}}}
+    for api in APIS:
+        assert 'Sunny in Paris.' in msg_text(mk_msg([sr, 'and?'], api=api)), api
+        assert 'Check this' in msg_text(mk_msg([gc, 'and more'], api=api)), api
+
+def test_anthropic_file_documents_keep_fields():
+    d = mk_doc(provider_file('file_011', 'application/pdf'), api='anthropic', title='T', context='C', citations=True)
+    assert d == {'type':'document', 'source':{'type':'file', 'file_id':'file_011'}, 'title':'T', 'context':'C', 'citations':{'enabled':True}}
+    check('anthropic', [mk_msg([d, '?'], api='anthropic')])
+
+def test_openai_awaiting_tools_finish_with_tool_call():
+    from openai.types.responses import Response
+    r = Response.model_validate(dict(id='r', object='response', created_at=1, model='m', status='completed', parallel_tool_calls=True,
+        tool_choice='auto', tools=[], output=[dict(type='custom_tool_call', id='ctc_1', call_id='call_1', name='sql', input='SELECT 1')]))
+    assert finish_reason(r)=='tool_call'
+
+def test_media_type_contradicting_bytes():
+    with pytest.raises(ValueError, match='The bytes are image/png, not application/pdf'): media(png, 'application/pdf')
+    with pytest.raises(ValueError, match='The bytes are application/pdf, not image/png'): media(pdf, 'image/png')
+
+def test_gemini_file_uris_stay_gemini_files():
+    p = {'file_data':{'file_uri':'https://generativelanguage.googleapis.com/v1beta/files/abc', 'mime_type':'application/pdf'}}
+    with pytest.raises(ValueError, match="belongs to api='gemini'"): mk_msg([p, '?'], api='anthropic')
+    g = {'file_data':{'file_uri':'gs://bucket/a.pdf', 'mime_type':'application/pdf'}}
+    with pytest.raises(ValueError, match="belongs to api='gemini'"): mk_msg([g, '?'], api='openai')
+    check('gemini', [mk_msg([g, '?'], api='gemini')])
+
+def test_openai_file_ids_in_chat():
+    h = mk_msg([{'type':'input_file', 'file_id':'file-abc'}, '?'], api='openai_chat')
+    assert h['content'][0]=={'type':'file', 'file':{'file_id':'file-abc'}}
+    check('openai_chat', [h])
+    assert provider_file('file-abc', 'application/pdf', api='openai_chat')['api']=='openai'
+    with pytest.raises(ValueError, match="api='openai_chat' takes no image by file id"): mk_msg([provider_file('file-abc', 'image/png'), '?'], api='openai_chat')
+
+def test_tool_call_in_user_turn_refused():
+    c = dict(id='call_1', name='w', args={})
+    for api in APIS:
+        with pytest.raises(ValueError, match="belongs in an assistant message"): mk_msg([c], api=api)
+
+def test_blank_doc_chunks():
+    assert mk_doc(['', 'One.', '  '], api='anthropic')['source']['content']==[{'type':'text', 'text':'One.'}]
+    with pytest.raises(ValueError, match='all blank'): mk_doc(['', ' '])

@@ -27,7 +27,7 @@ def _doc_src(p):
     if p.mt=='application/pdf': return dict(type='base64', media_type='application/pdf', data=_b64(p.data))
     return dict(type='text', media_type='text/plain', data=p.text if 'text' in p else p.data.decode('utf-8'))
 
-# %% ../../nbs/11_anthropic.ipynb #b8307a30
+# %% ../../nbs/11_anthropic.ipynb #c3d60057
 @register
 class AnthropicAdapter(Adapter):
     "Anthropic Messages API content blocks"
@@ -46,11 +46,11 @@ class AnthropicAdapter(Adapter):
             c = [self.part(o) for o in p.content]
             d = dict(type='tool_result', tool_use_id=p.id or p.name, content=c)
             return {**d, 'is_error':True} if p.is_error else d
-        if 'file' in p: return dict(type='image' if p.type=='image' else 'document', source=dict(type='file', file_id=p.file))
+        if 'file' in p and p.type=='image': return dict(type='image', source=dict(type='file', file_id=p.file))
         if p.type=='image':
             src = dict(type='url', url=p.url) if 'url' in p else dict(type='base64', media_type=p.mt, data=_b64(p.data))
             return dict(type='image', source=src)
-        d = dict(type='document', source=_doc_src(p))
+        d = dict(type='document', source=dict(type='file', file_id=p.file) if 'file' in p else _doc_src(p))
         for k in ('title','context'):
             if p.get(k): d[k] = p[k]
         if p.get('citations') is not None: d['citations'] = dict(enabled=bool(p.citations))
@@ -76,7 +76,7 @@ def cache(self:AnthropicAdapter, msg, ttl=None):
 @patch
 def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/11_anthropic.ipynb #54556f99
+# %% ../../nbs/11_anthropic.ipynb #b573594a
 @patch
 def items(self:AnthropicAdapter, x):
     "History items from an Anthropic SDK `Message` (or its `model_dump()`), else `None`"
@@ -101,6 +101,11 @@ def _cited(b): return {**b, 'citations':[_cite(c) for c in b['citations']]} if b
 
 @patch
 def owns(self:AnthropicAdapter, d): return d.get('type') in _blocks
+@patch
+def fix_item(self:AnthropicAdapter, d):
+    "Citations get back the title key the request requires even when `None`"
+    c = d.get('content')
+    return {**d, 'content':[_cited(o) if isinstance(o, dict) else o for o in c]} if isinstance(c, list) else d
 
 @patch
 def parse_block(self:AnthropicAdapter, d):
@@ -111,6 +116,9 @@ def parse_block(self:AnthropicAdapter, d):
         c = d.get('content') or []
         c = [text_part(c)] if isinstance(c, str) else [self.parse_block(o) for o in c]
         return tool_result_part(d['tool_use_id'], c, is_error=bool(d.get('is_error')))
+    if t=='search_result':  # the user's own input: other APIs get it as text
+        body = '\n\n'.join(o.get('text', '') for o in d.get('content') or [])
+        return text_part(f"{d.get('title', '')}\n{d.get('source', '')}\n\n{body}".strip())
     if t not in ('image','document'): return opaque_part('anthropic', d, 'thinking' if 'thinking' in t else 'opaque')
     if t in ('image','document'):
         st = src.get('type')

@@ -75,7 +75,7 @@ class BedrockAdapter(Adapter):
         if isinstance(system, str): system = [dict(text=system)]
         return dict(**({'modelId':model} if model else {}), messages=msgs, **({'system':system} if system else {}), **kw)
 
-# %% ../../nbs/14_bedrock.ipynb #a97c8bf1
+# %% ../../nbs/14_bedrock.ipynb #d01d33f1
 _blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint','reasoningContent',
            'citationsContent','searchResult'}
 
@@ -112,6 +112,7 @@ def parse_block(self:BedrockAdapter, d):
             if v.get('context'): p.context = v['context']
         return p
     if k=='citationsContent': return text_part(''.join(o.get('text', '') for o in v.get('content') or []))
+    if k=='guardContent' and 'text' in v: return text_part(v['text'].get('text', ''))  # the user's own input
     return opaque_part('bedrock', d, 'thinking' if k=='reasoningContent' else 'opaque')
 
 @patch

@@ -56,7 +56,7 @@ class GeminiAdapter(Adapter):
         cfg = {**(config or {}), **kw, **({'system_instruction':system} if system else {})}
         return dict(**({'model':model} if model else {}), contents=msgs, **({'config':cfg} if cfg else {}))
 
-# %% ../../nbs/13_gemini.ipynb #78533309
+# %% ../../nbs/13_gemini.ipynb #59533e81
 @patch
 def cache(self:GeminiAdapter, msg, ttl=None):
     if ttl: raise ValueError("api='gemini' sets cache TTLs on explicit caches: client.caches.create(..., config=dict(ttl=...))")
@@ -64,8 +64,13 @@ def cache(self:GeminiAdapter, msg, ttl=None):
 
 @patch
 def owns(self:GeminiAdapter, d):
-    "A part in Gemini's form (or a bare `FunctionCall`, as `response.function_calls` gives)"
-    return 'type' not in d and bool(d) and (set(d) <= _part_keys or ({'name','args'} <= set(d) <= {'id','name','args','partial_args','will_continue'}))
+    "A part in Gemini's form"
+    return 'type' not in d and bool(d) and set(d) <= _part_keys
+
+@patch
+def reads(self:GeminiAdapter, d):
+    "Its parts, and a bare `FunctionCall` (as `response.function_calls` gives), which it renders as a part"
+    return self.owns(d) or ('type' not in d and {'name','args'} <= set(d) <= {'id','name','args','partial_args','will_continue'})
 
 def _b(x): return x if isinstance(x, bytes) else base64.b64decode(x)
 
@@ -100,7 +105,9 @@ def parse_block(self:GeminiAdapter, d):
         return media(_b(blob['data']), _std_mt.get(mt, mt))
     if fd:
         u,mt = fd.get('file_uri') or fd.get('fileUri'),fd.get('mime_type') or fd.get('mimeType')
-        return media_url(u, mt=_std_mt.get(mt, mt) or url_type(u))
+        mt = _std_mt.get(mt, mt) or url_type(u)
+        if u.startswith(('gs://','https://generativelanguage.googleapis.com/')): return provider_file(u, mt, api='gemini')
+        return media_url(u, mt=mt)
     if not any(v is not None for k,v in d.items() if k not in ('thought_signature','thoughtSignature')): raise ValueError(f"An empty Gemini part: {d}")
     return opaque_part('gemini', d)
 

@@ -12,7 +12,7 @@ from ..sniff import *
 from ..parts import *
 from ..stream import ev_dict, Appender, json_obj
 
-# %% ../../nbs/10_openai.ipynb #2d0779ac
+# %% ../../nbs/10_openai.ipynb #7bfb7626
 def _b64(b:bytes)->str: return base64.b64encode(b).decode()
 def _data_uri(p)->str: return f"data:{p.mt};base64,{_b64(p.data)}"
 
@@ -32,9 +32,10 @@ _blocks = {'input_text','input_image','input_file','output_text','refusal'}
 _items = {'message','reasoning','function_call','function_call_output','file_search_call','web_search_call','computer_call',
           'computer_call_output','image_generation_call','code_interpreter_call','local_shell_call','local_shell_call_output',
           'mcp_call','mcp_list_tools','mcp_approval_request','mcp_approval_response','custom_tool_call','custom_tool_call_output',
-          'item_reference','compaction','shell_call','shell_call_output','apply_patch_call','apply_patch_call_output'}
+          'item_reference','compaction','compaction_trigger','shell_call','shell_call_output','apply_patch_call','apply_patch_call_output',
+          'program','program_output','tool_search_call','tool_search_output','additional_tools','configuration_update'}
 
-# %% ../../nbs/10_openai.ipynb #d631b21f
+# %% ../../nbs/10_openai.ipynb #8cd6529e
 @register
 class OpenAIAdapter(Adapter):
     "OpenAI Responses API `input` items"
@@ -66,8 +67,9 @@ class OpenAIAdapter(Adapter):
         if not blocks: return items
         if role=='assistant':
             if any(o.get('type') not in ('input_text','output_text') for o in blocks):
-                raise ValueError("api='openai' takes only text in an assistant message you write; "
-                                 "pass the SDK's Response to keep what the model produced")
+                kinds = sorted({o.get('type') for o in blocks} - {'input_text','output_text'})
+                raise ValueError(f"api='openai' takes only text in an assistant message, not {', '.join(kinds)} "
+                                 "(media from another API's reply can't go back to OpenAI as the model's)")
             blocks = '\n\n'.join(o['text'] for o in blocks)
         m = dict(role=role, content=blocks)
         return [m]+items if items else m
@@ -107,7 +109,7 @@ def item_role(self:OpenAIAdapter, d):
 @patch
 def uncache(self:OpenAIAdapter, msg): return self.unmark(msg)
 
-# %% ../../nbs/10_openai.ipynb #9c2f9423
+# %% ../../nbs/10_openai.ipynb #b829265a
 @patch
 def items(self:OpenAIAdapter, x):
     "History items from an OpenAI SDK `Response` (or its `model_dump()`), else `None`"
@@ -124,6 +126,8 @@ def _clean_item(d):
 
 @patch
 def owns(self:OpenAIAdapter, d): return d.get('type') in _blocks
+@patch
+def fix_item(self:OpenAIAdapter, d): return _clean_item(d)
 @patch
 def owns_item(self:OpenAIAdapter, d): return d.get('type') in _items
 
@@ -154,9 +158,11 @@ def parse_block(self:OpenAIAdapter, d):
     if t=='input_file' and d.get('file_data'):
         return media(d['file_data'] if is_data_uri(d['file_data']) else base64.b64decode(d['file_data']), filename=d.get('filename'))
     if t=='input_file' and d.get('file_url'): return media_url(d['file_url'], mt=url_type(d['file_url']) or 'application/pdf')
+    if t in ('input_file','input_image') and d.get('file_id'):
+        return provider_file(d['file_id'], 'image/png' if t=='input_image' else 'application/pdf', api='openai')
     raise ValueError(f"msgkit can't translate OpenAI {t!r} blocks to another API yet")
 
-# %% ../../nbs/10_openai.ipynb #de3db94a
+# %% ../../nbs/10_openai.ipynb #2c1e1383
 @patch
 def usage(self:OpenAIAdapter, r):
     u = r.get('usage') or {}
@@ -165,12 +171,13 @@ def usage(self:OpenAIAdapter, r):
                     (u.get('output_tokens_details') or {}).get('reasoning_tokens'))
 
 _incomplete = dict(max_output_tokens='length', content_filter='content_filter')
+_awaiting = {'function_call','custom_tool_call','computer_call','local_shell_call','shell_call','apply_patch_call','mcp_approval_request'}
 
 @patch
 def finish(self:OpenAIAdapter, r):
     st,out = r.get('status'),r.get('output', [])
     if st=='completed':
-        if any(o.get('type')=='function_call' for o in out): return 'tool_call'
+        if any(o.get('type') in _awaiting for o in out): return 'tool_call'
         refused = any(c.get('type')=='refusal' for o in out if o.get('type')=='message' for c in o.get('content', []))
         return 'refusal' if refused else 'stop'
     if st=='incomplete': return _incomplete.get((r.get('incomplete_details') or {}).get('reason'), 'other')

@@ -13,7 +13,7 @@ from ..parts import *
 from ..stream import ev_dict, Appender, json_obj
 from .openai import _data_uri, _b64, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
 
-# %% ../../nbs/12_openai_chat.ipynb #8cc74809
+# %% ../../nbs/12_openai_chat.ipynb #b4f85c82
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
 
 @register
@@ -48,7 +48,8 @@ class OpenAIChatAdapter(Adapter):
         media = [b for o in blocks if o.get('role')=='tool' for b in o['_media']]
         blocks = [o for o in blocks if o.get('type')!='function' and o.get('role')!='tool']
         if role in ('assistant','system','developer','tool') and any(o.get('type')!='text' for o in blocks):
-            raise ValueError(f"api='openai_chat' takes only text in {'an' if role[0] in 'aeiou' else 'a'} {role} message")
+            kinds = sorted({o.get('type') for o in blocks} - {'text'})
+            raise ValueError(f"api='openai_chat' takes only text in {'an' if role[0] in 'aeiou' else 'a'} {role} message, not {', '.join(kinds)}")
         if role=='assistant':
             m = dict(role=role, content='\n\n'.join(o['text'] for o in blocks) or None)
             return {**m, 'tool_calls':calls} if calls else m
@@ -91,7 +92,7 @@ def tidy(self:OpenAIChatAdapter, msgs):
         i = j
     return out
 
-# %% ../../nbs/12_openai_chat.ipynb #ce6af088
+# %% ../../nbs/12_openai_chat.ipynb #a5ea4625
 _blocks = {'text','image_url','input_audio','file','refusal'}
 OpenAIChatAdapter.cache_key = 'prompt_cache_breakpoint'
 
@@ -120,16 +121,27 @@ def parse_block(self:OpenAIChatAdapter, d):
         u = d['image_url']['url']
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
     if t=='input_audio': return media(base64.b64decode(d['input_audio']['data']), {'wav':'audio/wav','mp3':'audio/mpeg'}[d['input_audio']['format']])
+    if t=='file' and d['file'].get('file_id') and not d['file'].get('file_data'):
+        return provider_file(d['file']['file_id'], 'application/pdf', api='openai')
     if t=='file' and d['file'].get('file_data'):
         fd = d['file']['file_data']
         return media(fd if is_data_uri(fd) else base64.b64decode(fd), filename=d['file'].get('filename'))
     raise ValueError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
-# %% ../../nbs/12_openai_chat.ipynb #52c931bc
+# %% ../../nbs/12_openai_chat.ipynb #aa725275
 @patch
 def owns_item(self:OpenAIChatAdapter, d):
     "A tool message, or an assistant message with tool calls, a refusal or audio (whose content may be `None`)"
     return (d.get('role')=='tool' and 'tool_call_id' in d) or (d.get('role')=='assistant' and bool({'tool_calls','refusal','audio'} & set(d)))
+
+_asst_keys = {'role','content','tool_calls','refusal','name','audio','function_call'}
+@patch
+def fix_item(self:OpenAIChatAdapter, d):
+    "An assistant message as requests take it: no response-only fields (`annotations`), `audio` as its id"
+    if d.get('role')!='assistant': return d
+    d = {k:v for k,v in d.items() if k in _asst_keys}
+    if isinstance(d.get('audio'), dict): d['audio'] = dict(id=d['audio']['id'])
+    return {'content':None, **d}
 
 @patch
 def parse_item(self:OpenAIChatAdapter, d):
