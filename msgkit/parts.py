@@ -196,7 +196,7 @@ class Adapter:
         "A message holding just text `s`"
         return self.msg(role, [self.part(text_part(s), role)])
 
-# %% ../nbs/01_parts.ipynb #071f552e
+# %% ../nbs/01_parts.ipynb #9d91481d
 @patch
 def chk_opts(self:Adapter, kw):
     "Raise `TypeError` for options this adapter does not take"
@@ -209,7 +209,8 @@ def chk_role(self:Adapter, m):
     "Raise `ValueError` if message `m` has a role this API does not take"
     r = m.get('role')
     if r is not None and r not in self.roles:
-        raise ValueError(f"api={self.name!r} takes roles {', '.join(self.roles)}, not {r!r}{self.role_hint}")
+        hint = self.role_hint if r in ('system','developer') else ''
+        raise ValueError(f"api={self.name!r} takes roles {', '.join(self.roles)}, not {r!r}{hint}")
 
 @patch
 def takes(self:Adapter, p)->bool:

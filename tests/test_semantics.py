@@ -291,3 +291,10 @@ def test_tool_call_in_user_turn_refused():
 def test_blank_doc_chunks():
     assert mk_doc(['', 'One.', '  '], api='anthropic')['source']['content']==[{'type':'text', 'text':'One.'}]
     with pytest.raises(ValueError, match='all blank'): mk_doc(['', ' '])
+
+def test_detail_values_and_role_hints():
+    for api in ('openai', 'openai_chat'):
+        with pytest.raises(ValueError, match="takes detail auto, low, high or original, not 'ultra'"): mk_msg([png, '?'], api=api, detail='ultra')
+        check(api, [mk_msg([png, '?'], api=api, detail='low')])
+    with pytest.raises(ValueError) as e: mk_msg('hi', role='bot', api='anthropic')
+    assert 'system=' not in str(e.value) and "not 'bot'" in str(e.value)

@@ -35,7 +35,7 @@ _items = {'message','reasoning','function_call','function_call_output','file_sea
           'item_reference','compaction','compaction_trigger','shell_call','shell_call_output','apply_patch_call','apply_patch_call_output',
           'program','program_output','tool_search_call','tool_search_output','additional_tools','configuration_update'}
 
-# %% ../../nbs/10_openai.ipynb #8cd6529e
+# %% ../../nbs/10_openai.ipynb #7ffc0867
 @register
 class OpenAIAdapter(Adapter):
     "OpenAI Responses API `input` items"
@@ -46,6 +46,7 @@ class OpenAIAdapter(Adapter):
     limits = dict(image=(_max_file,'raw'), document=(_max_file,'raw'))
     def part(self, p, role='user', detail='auto'):
         self.chk(p)
+        if detail not in ('auto','low','high','original'): raise ValueError(f"api='openai' takes detail auto, low, high or original, not {detail!r}")
         if p.type=='text': return dict(type='input_text', text=p.text)
         if 'raw' in p: return copy.deepcopy(p.raw)
         if p.type=='tool_call': return dict(type='function_call', call_id=p.id or p.name, name=p.name, arguments=json.dumps(p.args))

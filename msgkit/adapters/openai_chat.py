@@ -13,7 +13,7 @@ from ..parts import *
 from ..stream import ev_dict, Appender, json_obj
 from .openai import _data_uri, _b64, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
 
-# %% ../../nbs/12_openai_chat.ipynb #b4f85c82
+# %% ../../nbs/12_openai_chat.ipynb #51b43ef9
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
 
 @register
@@ -28,6 +28,8 @@ class OpenAIChatAdapter(Adapter):
     def takes(self, p): return super().takes(p) and not ('file' in p and p.type!='document')
     def part(self, p, role='user', detail=None):
         self.chk(p)
+        if detail not in (None,'auto','low','high','original'):
+            raise ValueError(f"api='openai_chat' takes detail auto, low, high or original, not {detail!r}")
         if p.type=='text': return dict(type='text', text=p.text)
         if 'raw' in p: return copy.deepcopy(p.raw)
         if p.type=='tool_call': return dict(id=p.id or p.name, type='function', function=dict(name=p.name, arguments=json.dumps(p.args)))
