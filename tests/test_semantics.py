@@ -298,3 +298,6 @@ def test_detail_values_and_role_hints():
         check(api, [mk_msg([png, '?'], api=api, detail='low')])
     with pytest.raises(ValueError) as e: mk_msg('hi', role='bot', api='anthropic')
     assert 'system=' not in str(e.value) and "not 'bot'" in str(e.value)
+
+def test_chat_tool_role_needs_a_call():
+    with pytest.raises(ValueError, match='mk_toolres'): mk_msg('18C', role='tool', api='openai_chat')

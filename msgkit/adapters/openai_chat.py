@@ -13,7 +13,7 @@ from ..parts import *
 from ..stream import ev_dict, Appender, json_obj
 from .openai import _data_uri, _b64, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
 
-# %% ../../nbs/12_openai_chat.ipynb #51b43ef9
+# %% ../../nbs/12_openai_chat.ipynb #ca1f71f3
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
 
 @register
@@ -22,7 +22,7 @@ class OpenAIChatAdapter(Adapter):
     name,sdk,roles,opts = 'openai_chat',(),('system','developer','user','assistant','tool'),('detail',)
     media_types = dict(image=_img_mts, audio=set(_audio_fmt), document={'application/pdf'} | _text_mts)
     url_mts = _img_mts
-    def text_msg(self, role, s): return dict(role=role, content=s)
+    def text_msg(self, role, s): return self.msg(role, [dict(type='text', text=s)]) if role=='tool' else dict(role=role, content=s)
 
     file_api,limits = 'openai',dict(image=(_max_file,'raw'), audio=(_max_file,'raw'), document=(_max_file,'raw'))
     def takes(self, p): return super().takes(p) and not ('file' in p and p.type!='document')
@@ -45,6 +45,7 @@ class OpenAIChatAdapter(Adapter):
         return dict(type='file', file=dict(filename=p.get('filename') or _filename(p), file_data=_data_uri(p)))
 
     def msg(self, role, blocks):
+        if role=='tool': raise ValueError("api='openai_chat' needs the call a tool message answers: make it with mk_toolres(call, result)")
         calls = [o for o in blocks if o.get('type')=='function']
         tools = [{k:v for k,v in o.items() if k!='_media'} for o in blocks if o.get('role')=='tool']
         media = [b for o in blocks if o.get('role')=='tool' for b in o['_media']]
