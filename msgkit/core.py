@@ -16,7 +16,7 @@ from .sniff import *
 from .parts import *
 from .parts import _apis, _discover
 
-# %% ../nbs/02_core.ipynb #11f17b6d
+# %% ../nbs/02_core.ipynb #4fd26857
 def _response_items(x, ad):
     "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
@@ -70,8 +70,7 @@ def _named(p, ad):
     cx = _names.get() or dict(names={}, pending={}, seen={})
     if p.type=='tool_call':
         if p.id is None and ad.needs_ids:
-            n = cx['seen'][p.name, repr(p.args)] = cx['seen'].get((p.name, repr(p.args)), -1) + 1
-            p = Part({**p, 'id':call_id(p.name, p.args, n)})
+            p = Part({**p, 'id':next_call_id(cx['seen'], p.name, p.args)})
         cx['names'][p.id] = p.name
         cx['pending'].setdefault(p.name, []).append(p.id)
         return p
@@ -256,11 +255,10 @@ def mk_request(
     "Keyword arguments for `api`'s SDK call: the messages, the model and the system prompt where the API wants them"
     return get_api(api).request(mk_msgs(msgs, api=api, cache=cache, ttl=ttl), model=model, system=system, **kw)
 
-# %% ../nbs/02_core.ipynb #01421034
+# %% ../nbs/02_core.ipynb #bff3c5d8
 def jsonable(x):
     "`x` with every `bytes` value as base64 text, ready for `json.dumps`"
-    import base64
-    if isinstance(x, (bytes,bytearray)): return base64.b64encode(x).decode()
+    if isinstance(x, (bytes,bytearray)): return b64(x)
     if isinstance(x, dict): return {k:jsonable(v) for k,v in x.items()}
     if isinstance(x, (list,tuple)): return [jsonable(o) for o in x]
     return x

@@ -12,19 +12,14 @@ from .parts import *
 from .core import *
 from .core import _adapters
 
-# %% ../nbs/06_stream.ipynb #897ac336
+# %% ../nbs/06_stream.ipynb #f4f27a2f
 _OPAQUE = {'input','args','parameters','schema','input_schema','metadata','variables'}
 
-def _nn(x):
-    "Copy of `x` without `None` values in its dicts, leaving user payloads (tool inputs, schemas) alone"
-    if isinstance(x, dict): return {k:(v if k in _OPAQUE else _nn(v)) for k,v in x.items() if v is not None}
-    if isinstance(x, list): return [_nn(o) for o in x]
-    return x
 
 def ev_dict(e)->dict:
     "Event `e` (an SDK object or a dict) as a plain dict without `None` fields, as `model_dump(exclude_none=True)` gives"
     if hasattr(e, 'model_dump'): return e.model_dump(mode='python', exclude_none=True, warnings=False)
-    return _nn(dict(e))
+    return drop_none(dict(e), keep=_OPAQUE)
 
 class Appender:
     "Collects string pieces for `d[k]` and joins them once, so that long streams stay linear"

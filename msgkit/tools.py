@@ -55,7 +55,7 @@ def tool_calls(x)->list:
     if _is_call(x): return [x]
     return [dict(id=p.id, name=p.name, args=p.args) for _,ps in read_parts(x) for p in ps if p.type=='tool_call']
 
-# %% ../nbs/04_tools.ipynb #d70ebb9a
+# %% ../nbs/04_tools.ipynb #55e6a6b4
 def _is_media(o):
     "Is `o` content (media, a part, or a block in some API's form) rather than a JSON value?"
     return isinstance(o, (bytes,bytearray,Path,Part)) or _is_pil(o) or (isinstance(o, dict) and _owner(o) is not None)
@@ -85,8 +85,7 @@ def mk_toolres(
         cs = tool_calls(c)
         if len(cs)!=1: raise ValueError(f"Expected one tool call, found {len(cs)} in {type(c).__name__}")
         c = cs[0]
-        n = seen[c['name'], repr(c['args'])] = seen.get((c['name'], repr(c['args'])), -1) + 1
-        cid = c['id'] or (call_id(c['name'], c['args'], n) if get_api(api).needs_ids else None)
+        cid = c['id'] or (next_call_id(seen, c['name'], c['args']) if get_api(api).needs_ids else None)
         ps.append(tool_result_part(cid, _res_parts(r), name=c['name'], is_error=is_error))
     return [dict2obj(o, list_func=list) for o in _content(ps, get_api(api), 'user', {})]
 

@@ -107,7 +107,8 @@ def test_mk_toolres_takes_sdk_tool_calls():
 def test_cache_on_history_ending_in_tool_result(api):
     msgs = mk_msgs(["q", asst(api, c1), mk_toolres(c1, 'Sunny', api=api)], api=api, cache=True)
     check(api, msgs)
-    assert 'prompt_cache_breakpoint' in json.dumps(jsonable(msgs)) or 'cache_control' in json.dumps(msgs) or 'cachePoint' in json.dumps(jsonable(msgs))
+    mark = dict(openai='prompt_cache_breakpoint', openai_chat='prompt_cache_breakpoint', anthropic='cache_control', bedrock='cachePoint')[api]
+    assert json.dumps(jsonable(msgs)).count(f'"{mark}"')==1
 
 def test_refusals():
     r = chat_completion(text='x')

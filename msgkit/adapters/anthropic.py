@@ -12,9 +12,7 @@ from ..sniff import *
 from ..parts import *
 from ..stream import ev_dict, Appender, json_obj
 
-# %% ../../nbs/11_anthropic.ipynb #dbe6629d
-def _b64(b:bytes)->str: return base64.b64encode(b).decode()
-
+# %% ../../nbs/11_anthropic.ipynb #991fb4cc
 _img_mts = {'image/png','image/jpeg','image/gif','image/webp'}
 _text_mts = text_mts
 _blocks = {'text','image','document','search_result','tool_use','tool_result','thinking','redacted_thinking','server_tool_use',
@@ -24,16 +22,16 @@ _blocks = {'text','image','document','search_result','tool_use','tool_result','t
 def _doc_src(p):
     if 'chunks' in p: return dict(type='content', content=[dict(type='text', text=o) for o in p.chunks])
     if 'url' in p: return dict(type='url', url=p.url)
-    if p.mt=='application/pdf': return dict(type='base64', media_type='application/pdf', data=_b64(p.data))
+    if p.mt=='application/pdf': return dict(type='base64', media_type='application/pdf', data=b64(p.data))
     return dict(type='text', media_type='text/plain', data=p.text if 'text' in p else p.data.decode('utf-8'))
 
-# %% ../../nbs/11_anthropic.ipynb #c3d60057
+# %% ../../nbs/11_anthropic.ipynb #8ab02be4
 @register
 class AnthropicAdapter(Adapter):
     "Anthropic Messages API content blocks"
     name,sdk = 'anthropic',('anthropic',)
     media_types,url_mts = dict(image=_img_mts, document={'application/pdf'} | _text_mts),_img_mts | {'application/pdf'}
-    role_hint = ": pass a system prompt as messages.create(system=...)"
+    role_hint,file_refs = ": pass a system prompt as messages.create(system=...)",('file_',)
     def text_msg(self, role, s): return dict(role=role, content=s)
 
     limits = dict(image=(5*1024*1024,'b64'), document=(32*1024*1024,'b64'))
@@ -48,7 +46,7 @@ class AnthropicAdapter(Adapter):
             return {**d, 'is_error':True} if p.is_error else d
         if 'file' in p and p.type=='image': return dict(type='image', source=dict(type='file', file_id=p.file))
         if p.type=='image':
-            src = dict(type='url', url=p.url) if 'url' in p else dict(type='base64', media_type=p.mt, data=_b64(p.data))
+            src = dict(type='url', url=p.url) if 'url' in p else dict(type='base64', media_type=p.mt, data=b64(p.data))
             return dict(type='image', source=src)
         d = dict(type='document', source=dict(type='file', file_id=p.file) if 'file' in p else _doc_src(p))
         for k in ('title','context'):

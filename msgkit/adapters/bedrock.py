@@ -31,14 +31,14 @@ def doc_name(p)->str:
     h = hashlib.sha1(p.get('data') or (p.get('text') or '\n'.join(p.get('chunks', []))).encode() or p.get('url', '').encode())
     return f"document-{h.hexdigest()[:10]}"
 
-# %% ../../nbs/14_bedrock.ipynb #3ce68c87
+# %% ../../nbs/14_bedrock.ipynb #68683167
 @register
 class BedrockAdapter(Adapter):
     "AWS Bedrock Converse `messages`"
     name,sdk = 'bedrock',()
     media_types = dict(image={k for k,v in _fmt.items() if k.startswith('image/')}, video={k for k in _fmt if k.startswith('video/')},
                        audio={k for k in _fmt if k.startswith('audio/')}, document={k for k in _fmt if media_kind(k)=='document'})
-    str_content = False
+    str_content,file_refs = False,('s3://',)
     role_hint = ": pass a system prompt as converse(system=[{'text': ...}])"
     def text_msg(self, role, s): return dict(role=role, content=[dict(text=s)])
 

@@ -13,7 +13,7 @@ from ..parts import *
 from ..stream import ev_dict
 from .openai import _doc_text
 
-# %% ../../nbs/13_gemini.ipynb #a5e7b751
+# %% ../../nbs/13_gemini.ipynb #22a03db8
 _img_mts = {'image/png','image/jpeg','image/webp','image/heic','image/heif'}
 _audio_mts = {'audio/wav','audio/mpeg','audio/aiff','audio/aac','audio/ogg','audio/flac'}
 _video_mts = {'video/mp4','video/mpeg','video/quicktime','video/x-msvideo','video/x-flv','video/webm','video/x-ms-wmv','video/3gpp'}
@@ -32,7 +32,7 @@ class GeminiAdapter(Adapter):
     name,sdk,roles,role_map,needs_ids = 'gemini',('google',),('user','model'),{'model':'assistant'},False
     media_types = dict(image=_img_mts, audio=_audio_mts, video=_video_mts, document={'application/pdf'} | _text_mts)
     url_mts = _img_mts | _audio_mts | _video_mts | {'application/pdf'}
-    str_content = False
+    str_content,file_refs = False,('gs://','https://generativelanguage.googleapis.com/')
     role_hint = ": pass a system prompt as config=dict(system_instruction=...)"
 
     def part(self, p, role='user'):
@@ -56,7 +56,7 @@ class GeminiAdapter(Adapter):
         cfg = {**(config or {}), **kw, **({'system_instruction':system} if system else {})}
         return dict(**({'model':model} if model else {}), contents=msgs, **({'config':cfg} if cfg else {}))
 
-# %% ../../nbs/13_gemini.ipynb #59533e81
+# %% ../../nbs/13_gemini.ipynb #b6338d09
 @patch
 def cache(self:GeminiAdapter, msg, ttl=None):
     if ttl: raise ValueError("api='gemini' sets cache TTLs on explicit caches: client.caches.create(..., config=dict(ttl=...))")
@@ -106,7 +106,7 @@ def parse_block(self:GeminiAdapter, d):
     if fd:
         u,mt = fd.get('file_uri') or fd.get('fileUri'),fd.get('mime_type') or fd.get('mimeType')
         mt = _std_mt.get(mt, mt) or url_type(u)
-        if u.startswith(('gs://','https://generativelanguage.googleapis.com/')): return provider_file(u, mt, api='gemini')
+        if u.startswith(self.file_refs): return provider_file(u, mt, api='gemini')
         return media_url(u, mt=mt)
     if not any(v is not None for k,v in d.items() if k not in ('thought_signature','thoughtSignature')): raise ValueError(f"An empty Gemini part: {d}")
     return opaque_part('gemini', d)
@@ -118,8 +118,7 @@ def parse_item(self:GeminiAdapter, d):
     seen = {}
     for i,p in enumerate(ps):
         if p.type=='tool_call' and p.id is None:
-            n = seen[p.name, repr(p.args)] = seen.get((p.name, repr(p.args)), -1) + 1
-            ps[i] = Part({**p, 'id':call_id(p.name, p.args, n)})
+            ps[i] = Part({**p, 'id':next_call_id(seen, p.name, p.args)})
     return role,ps
 
 @patch

@@ -12,9 +12,8 @@ from ..sniff import *
 from ..parts import *
 from ..stream import ev_dict, Appender, json_obj
 
-# %% ../../nbs/10_openai.ipynb #7bfb7626
-def _b64(b:bytes)->str: return base64.b64encode(b).decode()
-def _data_uri(p)->str: return f"data:{p.mt};base64,{_b64(p.data)}"
+# %% ../../nbs/10_openai.ipynb #a0da05c1
+def _data_uri(p)->str: return f"data:{p.mt};base64,{b64(p.data)}"
 
 def _doc_text(p)->str:
     "The text of a text document part, with its title and context"
@@ -35,12 +34,13 @@ _items = {'message','reasoning','function_call','function_call_output','file_sea
           'item_reference','compaction','compaction_trigger','shell_call','shell_call_output','apply_patch_call','apply_patch_call_output',
           'program','program_output','tool_search_call','tool_search_output','additional_tools','configuration_update'}
 
-# %% ../../nbs/10_openai.ipynb #7ffc0867
+# %% ../../nbs/10_openai.ipynb #9fe46e21
 @register
 class OpenAIAdapter(Adapter):
     "OpenAI Responses API `input` items"
     name,sdk,roles,opts,resp_list = 'openai',('openai',),('user','assistant','system','developer'),('detail',),True
     media_types,url_mts = dict(image=_img_mts, document={'application/pdf'} | _text_mts | _office_mts),_img_mts | {'application/pdf'}
+    file_refs = ('file-',)
     def text_msg(self, role, s): return dict(role=role, content=s)
 
     limits = dict(image=(_max_file,'raw'), document=(_max_file,'raw'))

@@ -5,15 +5,15 @@
 # %% auto #0
 __all__ = ['OpenAIChatAdapter']
 
-# %% ../../nbs/12_openai_chat.ipynb #40ceb6f3
+# %% ../../nbs/12_openai_chat.ipynb #1dd58f11
 import base64, copy, json
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
 from ..stream import ev_dict, Appender, json_obj
-from .openai import _data_uri, _b64, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
+from .openai import _data_uri, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
 
-# %% ../../nbs/12_openai_chat.ipynb #ca1f71f3
+# %% ../../nbs/12_openai_chat.ipynb #00049258
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
 
 @register
@@ -40,7 +40,7 @@ class OpenAIChatAdapter(Adapter):
             return dict(role='tool', tool_call_id=p.id or p.name, content='\n\n'.join(txt) or 'The result is in the next message.', _media=media)
         if 'file' in p: return dict(type='file', file=dict(file_id=p.file))
         if p.type=='image': return dict(type='image_url', image_url=dict(url=p.get('url') or _data_uri(p), **({'detail':detail} if detail else {})))
-        if p.type=='audio': return dict(type='input_audio', input_audio=dict(data=_b64(p.data), format=_audio_fmt[p.mt]))
+        if p.type=='audio': return dict(type='input_audio', input_audio=dict(data=b64(p.data), format=_audio_fmt[p.mt]))
         if p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(type='text', text=_doc_text(p))
         return dict(type='file', file=dict(filename=p.get('filename') or _filename(p), file_data=_data_uri(p)))
 
