@@ -8,123 +8,19 @@ __all__ = ['mk_msg_openai', 'mk_msgs_openai', 'mk_msg_anthropic', 'mk_msgs_anthr
            'mk_msgs', 'doc_part', 'mk_doc', 'mk_ant_doc', 'mk_request', 'jsonable']
 
 # %% ../nbs/02_core.ipynb #155eb401
-import copy, contextvars
+import copy
 from pathlib import Path
 from functools import partial
 from fastcore.utils import *
 from .sniff import *
 from .parts import *
-from .parts import _apis, _discover
+from .history import *
+from .history import _adapters, _role, _parse, _owner, _sdk, _as_list
 
 # %% ../nbs/02_core.ipynb #4fd26857
-def _response_items(x, ad):
-    "`(items for ad, source adapter)` from SDK response `x` (or its dict form), or `None` if `x` is no response"
-    if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
-    for src in _adapters(ad):
-        its = src.items(x)
-        if its is not None: return (copy.deepcopy(its) if src is ad else [o for d in its for o in _render_item(d, src, ad)]), src
-    return None
-
-def _parse(src, d, what='block'):
-    "`src.parse_block(d)` (or `parse_item`), with a clear error for a malformed dict instead of a `KeyError`"
-    try: return (src.parse_item if what=='item' else src.parse_block)(d)
-    except (KeyError, IndexError, AttributeError, TypeError) as e:
-        raise ValueError(f"Malformed {src.name} {what} ({type(e).__name__}: {e}): {str(d)[:100]}") from None
-
-def _render_item(d, src, ad):
-    "Translate history item `d` from `src`'s form to `ad`'s: a list, empty if nothing in it is for `ad`"
-    role,parts = _parse(src, d, 'item')
-    return _content(parts, ad, _role(role), {}) if parts else []
-
-def _owner(d, test='reads'):
-    "The adapter that reads block `d` (or, with `test='owns_item'`, whose top-level item `d` is)"
-    return first(o for o in _adapters() if getattr(o, test)(d))
-
-def _sdk(o): return hasattr(o, 'model_dump') and not isinstance(o, dict)
-
-def _fetched(p, fetch):
-    "`p` downloaded, if it is a URL the API won't take and `fetch` (True, or an `httpx.Client`) allows it"
-    if not fetch or 'url' not in p or p.type=='text': return p
-    from msgkit.fetch import fetch as _fetch
-    return _fetch(p.url, client=None if fetch is True else fetch, **{k:v for k,v in p.items() if k not in ('type','mt','url')})
-
-def _block(o, ad, role, kw, fetch=False):
-    "One content item as a block in `ad`'s form"
-    if hasattr(o, 'model_dump') and not isinstance(o, dict): o = dump(o)
-    if isinstance(o, dict) and not isinstance(o, Part):
-        if ad.owns(o): return copy.deepcopy(o)
-        src = _owner(o)
-        if not src: raise ValueError(f"Unrecognised content block for api={ad.name!r}: {str(o)[:100]}")
-        o = _parse(src, o)
-    p = _chk_calls(_named(to_part(o), ad), role)
-    if 'raw' in p and p.get('api')!=ad.name: return None
-    if not ad.takes(p): p = _fetched(p, fetch)
-    return ad.part(p, role, **kw)
-
-def _as_list(r): return r if isinstance(r, list) else [r]
-
-_names = contextvars.ContextVar('tool_names', default=None)
-def _named(p, ad):
-    "Pair tool calls and results: results get their call's name (Gemini needs it), id-less calls made ids their results share"
-    if p.type not in ('tool_call','tool_result'): return p
-    cx = _names.get() or dict(names={}, pending={}, seen={})
-    if p.type=='tool_call':
-        if p.id is None and ad.needs_ids:
-            p = Part({**p, 'id':next_call_id(cx['seen'], p.name, p.args)})
-        cx['names'][p.id] = p.name
-        cx['pending'].setdefault(p.name, []).append(p.id)
-        return p
-    if not p.get('name') and p.id in cx['names']: p = Part({**p, 'name':cx['names'][p.id]})
-    if p.id is None and ad.needs_ids:
-        q = cx['pending'].get(p.name)
-        if not q: raise ValueError(f"A result for tool {p.name!r} has no call id and no call before it: pass the call to mk_toolres")
-        p = Part({**p, 'id':q.pop(0)})
-    return p
-
-def _content(c, ad, role, kw, fetch=False):
-    "Items for `ad` from content `c` (a str, a list, or any single item): plain text stays a string"
-    if c is None or (isinstance(c, (list,tuple)) and not c): raise ValueError("A message needs content: got nothing")
-    items = list(c) if isinstance(c, (list,tuple)) else [c]
-    if len(items)==1 and isinstance(items[0], str) and not kw:
-        p = to_part(items[0])
-        if p.type=='text': return [ad.text_msg(role, p.text)]
-    blocks = [b for b in (_block(o, ad, role, kw, fetch) for o in items) if b is not None]
-    return _as_list(ad.msg(role, blocks)) if blocks else []
-
-def _chk_calls(p, role):
-    "A tool call is the model's: refuse one in a user turn rather than drop it or send what the API rejects"
-    if p.type=='tool_call' and role in ('user','system','developer'):
-        raise ValueError(f"A tool call ({p.name}) belongs in an assistant message: pass role='assistant'")
-    return p
-
-# %% ../nbs/02_core.ipynb #33c9bcec
-def _items(x, role, ad, kw, resp=None, fetch=False):
-    "History items for `ad` from one input `x` (content, a dict, or an SDK response)"
-    r = _response_items(x, ad)
-    if r is not None:
-        if resp is not None: resp.append(r[1])
-        return r[0]
-    if _sdk(x): x = dump(x)  # an SDK item or message (`r.output[0]`, `choices[0].message`, a Gemini `Content`)
-    elif isinstance(x, (list,tuple)) and any(map(_sdk, x)): x = [dump(o) if _sdk(o) and _is_entry(dump(o)) else o for o in x]
-    if isinstance(x, dict) and not isinstance(x, Part):
-        if ad.owns_item(x) or ad.owns_msg(x): return [ad.fix_item(drop_none(copy.deepcopy(x)))]
-        src = _owner(x, 'owns_item')
-        if src: return _render_item(x, src, ad)
-        m = first(o.split_msg(x) for o in _adapters(ad) if o.split_msg(x))
-        if m: return _content(m[1], ad, _role(m[0]), kw, fetch)
-    if _entries(x): return [o for e in x for o in _items(e, role, ad, kw, fetch=fetch)]
-    if isinstance(x, (list,tuple)) and any(_entries([o]) for o in x):
-        es,rest = [o for o in x if _entries([o])],[o for o in x if not _entries([o])]
-        return _items(es, role, ad, kw, fetch=fetch) + _content(rest, ad, role, kw, fetch)
-    return _content(x, ad, role, kw, fetch)
-
-def _is_entry(d):
-    "Is `d` a whole history item (a message or a top-level item) of some API, rather than a content block?"
-    return isinstance(d, dict) and not isinstance(d, Part) and any(o.owns_item(d) or o.split_msg(d) for o in _adapters())
-
-def _entries(x):
-    "Is `x` a list of history items (as `mk_toolres` returns), or of such lists, to be expanded in place?"
-    return isinstance(x, (list,tuple)) and bool(x) and all(_is_entry(o) or _entries(o) for o in x)
+def _content(parts, ad, role, kw, fetch=False):
+    "Items for `ad` from `parts` (one turn's), as a single message renders them (tool results without their calls kept)"
+    return render_history([turn(role, parts)], ad, kw, fetch, history=False)
 
 def _cache_last(res, ad, ttl):
     "`res` with the last message that can carry a cache mark marked"
@@ -132,18 +28,16 @@ def _cache_last(res, ad, ttl):
     if i is None: raise ValueError(f"api={ad.name!r}: no message here can carry a cache mark")
     return res[:i] + [ad.cache(res[i], ttl)] + res[i+1:]
 
-def _adapters(ad=None):
-    "Every adapter, `ad` first"
-    _discover()
-    return ([ad] if ad else []) + [o for k,o in sorted(_apis.items()) if not ad or k!=ad.name]
-
-def _role(r):
-    "The neutral name of role `r` (Gemini's 'model' is 'assistant')"
-    if r in ('user','assistant'): return r
-    for o in _adapters(): r = o.role_map.get(r, r)
-    return r
+def _finish(res, ad, cache, ttl, uncache=False):
+    "The adapter's rules, roles checked, cache marks placed, as `AttrDict`s"
+    res = ad.tidy(res)
+    for o in res: ad.chk_role(o)
+    if uncache: res = [ad.uncache(o) for o in res]
+    if cache and res: res = _cache_last(res, ad, ttl)
+    return [dict2obj(o, list_func=list) for o in res]
 
 # %% ../nbs/02_core.ipynb #11899ed2
+@reports
 def mk_msg(
     content, # Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those
     role:str='user', # Role of the message, unless `content` carries its own
@@ -157,15 +51,20 @@ def mk_msg(
     "A message (or, for a response that holds several items, a list of history items) for `api`"
     ad = get_api(api)
     ad.chk_opts(kw)
-    src,tok = [],_names.set(dict(names={}, pending={}, seen={}))
-    try: its = ad.tidy(_items(content, _role(role), ad, kw, src, fetch))
-    finally: _names.reset(tok)
-    for o in its: ad.chk_role(o)
-    if cache and its: its = _cache_last(its, ad, ttl)
-    its = [dict2obj(o, list_func=list) for o in its]
+    src = []
+    ts = read_item(content, _role(role), ad, src)
+    its = _finish(render_history(ts, ad, kw, fetch, history=False), ad, cache, ttl)
     return its if len(its)!=1 or (src and src[0].resp_list) else its[0]
 
 # %% ../nbs/02_core.ipynb #95c15c39
+def _chk_start(ts, ad):
+    "A clear error for a history that starts with the model's turn, where the API wants a user's first"
+    t = first(o for o in ts if o.role not in ('system','developer'))
+    if ad.first_user and t is not None and t.role=='assistant':
+        raise ValueError(f"api={ad.name!r} needs a history that starts with a user turn; msgs[{t.get('at', 0)}] is the assistant's "
+                         "(a history cut to a window should start at a user turn)")
+
+@reports
 def mk_msgs(
     msgs:list, # The history: each item anything `mk_msg` takes
     api:str='openai', # Target API: see `apis()`
@@ -179,21 +78,9 @@ def mk_msgs(
     "A list of messages for `api`: items without a role of their own alternate with the message before them"
     ad = get_api(api)
     ad.chk_opts(kw)
-    if not isinstance(msgs, (list,tuple)): msgs = [msgs]
-    res,role,tok = [],'user',_names.set(dict(names={}, pending={}, seen={}))
-    try:
-        for o in msgs:
-            its = [] if isinstance(o, list) and not o else _items(o, role, ad, kw, fetch=fetch)
-            # each item takes a turn; one that brought its own role (a response, tool results) decides who is next
-            last = _role(ad.item_role(its[-1])) if its else role
-            role = 'assistant' if last in ('user','tool') else 'user'
-            res += its
-    finally: _names.reset(tok)
-    res = ad.tidy(res)
-    for o in res: ad.chk_role(o)
-    if cache_last_ckpt_only: res = [ad.uncache(o) for o in res]
-    if cache and res: res = _cache_last(res, ad, ttl)
-    return [dict2obj(o, list_func=list) for o in res]
+    ts = read_history(msgs, ad=ad)
+    _chk_start(ts, ad)
+    return _finish(render_history(ts, ad, kw, fetch), ad, cache, ttl, cache_last_ckpt_only)
 
 # %% ../nbs/02_core.ipynb #62199914
 mk_msg_openai = partial(mk_msg, api='openai')
@@ -243,17 +130,35 @@ def mk_ant_doc(content, title=None, context=None, citation=True, **kws):
     return dict2obj({**mk_doc(content, 'anthropic', title=title, context=context, citations=citation), **kws}, list_func=list)
 
 # %% ../nbs/02_core.ipynb #eb1ac989
+def _lift(ts, system, ad):
+    "`(system prompt, turns)`: leading system and developer turns lifted into the system prompt, for APIs without a system role"
+    if 'system' in ad.roles: return system, ts
+    n = next((i for i,t in enumerate(ts) if t.role not in ('system','developer')), len(ts))
+    texts = [system] if system else []
+    for t in ts[:n]:
+        if any(p.type!='text' for p in t.parts): raise ValueError(f"api={ad.name!r} takes only text in a system prompt; msgs[{t.get('at', 0)}] holds more")
+        texts.append(''.join(p.text for p in t.parts))
+    return ('\n\n'.join(texts) or None), ts[n:]
+
+@reports
 def mk_request(
-    msgs:list, # The history, as `mk_msgs` takes it
+    msgs:list, # The history, as `mk_msgs` takes it; leading system messages go where the API wants them
     api:str='openai', # Target API
     model:str=None, # Model name (`modelId` for Bedrock)
-    system:str=None, # System prompt
+    system:str=None, # System prompt (before any system messages at the start of `msgs`)
     cache:bool=False, # Mark the last message as a cache breakpoint
     ttl:str=None, # Cache time to live
-    **kw, # Other request fields, passed through
+    cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint
+    fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
+    **kw, # The adapter's block options (`detail`, ...), and other request fields, passed through
 )->dict:
     "Keyword arguments for `api`'s SDK call: the messages, the model and the system prompt where the API wants them"
-    return get_api(api).request(mk_msgs(msgs, api=api, cache=cache, ttl=ttl), model=model, system=system, **kw)
+    ad = get_api(api)
+    bkw = {k:kw.pop(k) for k in list(kw) if k in ad.opts}
+    system,ts = _lift(read_history(msgs, ad=ad), system, ad)
+    _chk_start(ts, ad)
+    res = _finish(render_history(ts, ad, bkw, fetch), ad, cache, ttl, cache_last_ckpt_only)
+    return ad.request(res, model=model, system=system, **kw)
 
 # %% ../nbs/02_core.ipynb #bff3c5d8
 def jsonable(x):

@@ -4,8 +4,9 @@
 
 # %% auto #0
 __all__ = ['Part', 'text_part', 'tool_call_part', 'tool_result_part', 'call_id', 'next_call_id', 'is_made_id', 'opaque_part',
-           'mk_usage', 'drop_none', 'dump', 'media', 'media_url', 'provider_file', 'to_part', 'register', 'apis',
-           'get_api', 'Adapter']
+           'mk_usage', 'drop_none', 'dump', 'Turn', 'turn', 'thinking_part', 'media', 'media_url', 'provider_file',
+           'to_part', 'register', 'apis', 'get_api', 'Adapter', 'OneOf', 'By', 'Shape', 'S', 'fits', 'reader', 'Reader',
+           'readers']
 
 # %% ../nbs/01_parts.ipynb #dd19ae28
 import copy, importlib, pkgutil
@@ -54,9 +55,9 @@ def is_made_id(i)->bool:
     "Is `i` an id msgkit made (with `call_id`) rather than one a provider sent?"
     return isinstance(i, str) and i.startswith('msgkit_')
 
-def opaque_part(api, raw, kind='opaque')->Part:
+def opaque_part(api, raw, kind='opaque', **kw)->Part:
     "A block only `api` understands (reasoning, server tool blocks), kept whole for that API and left out for others"
-    return Part(type=kind, api=api, raw=raw)
+    return Part(type=kind, api=api, raw=raw, **kw)
 
 def mk_usage(input=0, output=0, cache_read=0, cache_write=0, reasoning=0)->dict:
     "Token usage with the same keys for every API: `input` counts every input token, cached or not; `output` every output token, reasoning included"
@@ -72,6 +73,24 @@ def dump(o):
     "Plain data from SDK object `o` (a pydantic model) or a dict from one, with `None` fields left out"
     if hasattr(o, 'model_dump'): return o.model_dump(mode='json', exclude_none=True, by_alias=True, warnings=False)
     return drop_none(copy.deepcopy(o))
+
+# %% ../nbs/01_parts.ipynb #f5d75572
+class Turn(AttrDict):
+    "One turn of the neutral history: `role`, `parts`, and where it came from (`src`, `model`, `native`)"
+    def __repr__(self):
+        extra = ''.join(f", {k}={self[k]!r}" for k in ('src','model') if self.get(k))
+        return f"Turn({self.role!r}, {self.parts!r}{extra})"
+
+def turn(role, parts, src=None, model=None, native=None, **kw)->Turn:
+    "A neutral turn; `native`: the whole dict it was read from, which goes back as it is to an API whose form it fits"
+    t = Turn(role=role, parts=list(parts), **kw)
+    for k,v in dict(src=src, model=model, native=native).items():
+        if v is not None: t[k] = v
+    return t
+
+def thinking_part(text=None, signature=None, api=None, raw=None, **kw)->Part:
+    "Reasoning: its `text`, the `signature` that vouches for it, and (when the API that made it is known) its block in `raw`"
+    return Part({'type':'thinking', **{k:v for k,v in dict(api=api, raw=raw, text=text, signature=signature).items() if v is not None}, **kw})
 
 # %% ../nbs/01_parts.ipynb #5c5446fc
 def media(
@@ -248,11 +267,50 @@ def chk_size(self:Adapter, p):
                               f"this {p.mt} is {n:,}{' as base64' if how=='b64' else ''}")
     return p
 
+# %% ../nbs/01_parts.ipynb #c5b5ee6b
+class OneOf(tuple):
+    "A shape that any of `shapes` may fit"
+    def __new__(cls, *shapes): return super().__new__(cls, shapes)
+
+class By(dict):
+    "A shape for dicts told apart by field `key`: `By('type', text=shape, image=shape)`"
+    def __init__(self, key, **shapes): super().__init__(shapes); self.key = key
+
+class Shape(dict):
+    "A dict shape: the keys a dict may have (each with its own shape), and those it must have (`need`)"
+    need = ()
+
+def S(*keys, _need=(), **sub)->Shape:
+    "A dict shape: `keys` take any value, `sub` maps keys to their own shapes, `_need` names the keys a dict must have"
+    r = Shape({**dict.fromkeys(keys), **sub})
+    r.need = tuple(_need)
+    return r
+
+def fits(x, shape)->bool:
+    "Does `x` fit `shape` exactly (no key the shape lacks, at any depth it describes)?"
+    if shape is None: return True
+    if isinstance(shape, By):
+        k = x.get(shape.key) if isinstance(x, dict) else None
+        return isinstance(k, str) and k in shape and fits(x, shape[k])
+    if isinstance(shape, OneOf): return any(fits(x, s) for s in shape)
+    if isinstance(shape, list): return isinstance(x, (list,tuple)) and all(fits(o, shape[0]) for o in x)
+    if isinstance(shape, dict):
+        return isinstance(x, dict) and all(k in x for k in getattr(shape, 'need', ())) and all(k in shape and fits(v, shape[k]) for k,v in x.items())
+    if isinstance(shape, type): return isinstance(x, shape)
+    return x==shape
+
 # %% ../nbs/01_parts.ipynb #fa4a3a83
+Adapter.msg_shape,Adapter.block_shape = None,None
+
 @patch
 def owns(self:Adapter, d:dict)->bool:
-    "Is block `d` in this API's form?"
-    return False
+    "Is block `d` exactly in this API's form (it fits `block_shape`)?"
+    return self.block_shape is not None and fits(d, self.block_shape)
+
+@patch
+def fits_item(self:Adapter, d)->bool:
+    "Is history item `d` exactly in this API's form (it fits `msg_shape`), so it passes through as it is?"
+    return self.msg_shape is not None and fits(d, self.msg_shape)
 
 @patch
 def reads(self:Adapter, d:dict)->bool:
@@ -273,14 +331,6 @@ def owns_item(self:Adapter, d:dict)->bool:
 def split_msg(self:Adapter, d)->tuple|None:
     "`(role, content)` if `d` is a message in this API's form, else `None`"
     return (d['role'], d['content']) if 'role' in d and 'content' in d else None
-
-@patch
-def owns_msg(self:Adapter, d)->bool:
-    "Is `d` a whole message already in this API's form (so it passes through as it is)?"
-    m = self.split_msg(d)
-    if not m or m[0] not in self.roles: return False
-    c = m[1]
-    return (isinstance(c, str) and self.str_content) or (isinstance(c, list) and all(isinstance(o, dict) and self.owns(o) for o in c))
 
 @patch
 def parse_block(self:Adapter, d:dict):
@@ -306,24 +356,38 @@ def resp(self:Adapter, x):
 
 # %% ../nbs/01_parts.ipynb #1c992987
 @patch
-def merge(self:Adapter, a, b):
-    "`a` and `b` as one message, for APIs that want consecutive turns of one role merged; `None` if not merged"
-    return None
+def mergeable(self:Adapter, a, b)->bool:
+    "Should consecutive messages `a` and `b` be one, for APIs that want turns of one role merged?"
+    return False
+
+@patch
+def join(self:Adapter, run:list)->dict:
+    "The messages of `run` (which `mergeable` chained) as one"
+    raise NotImplementedError
 
 @patch
 def tidy(self:Adapter, msgs:list)->list:
-    "The finished history: consecutive turns merged where `merge` says so"
-    out = []
+    "The finished history: each run of messages that `mergeable` chains joined once"
+    out,run = [],[]
     for o in msgs:
-        m = self.merge(out[-1], o) if out else None
-        if m is None: out.append(o)
-        else: out[-1] = m
+        if run and self.mergeable(run[-1], o): run.append(o); continue
+        if run: out.append(run[0] if len(run)==1 else self.join(run))
+        run = [o]
+    if run: out.append(run[0] if len(run)==1 else self.join(run))
     return out
 
 @patch
 def item_role(self:Adapter, d)->str:
     "The role history item `d` plays (top-level items without one are the model's)"
     return d.get('role', 'assistant')
+
+Adapter.id_chars,Adapter.id_max,Adapter.first_user = None,None,False  # tool-call id rules (a regex character class, a length); must a history start with a user turn?
+Adapter.msg_names,Adapter.extra_keys = False,()  # does it take `name` on messages? which block keys of its own travel nowhere else?
+
+@patch
+def reasoning(self:Adapter, p, **kw):
+    "A block for `thinking` part `p` that did not come from this API, or `None` if this API can't take it"
+    return None
 
 # %% ../nbs/01_parts.ipynb #05023098
 @patch
@@ -381,3 +445,29 @@ def unmark(self:Adapter, msg, ckey='content')->dict:
     c = msg.get(ckey)
     if not isinstance(c, list): return msg
     return {**msg, ckey: [{k:v for k,v in o.items() if k!=self.cache_key} if isinstance(o,dict) else o for o in c]}
+
+# %% ../nbs/01_parts.ipynb #a599a37c
+_readers = []
+
+def reader(cls):
+    "Class decorator: register format reader `cls`"
+    _readers[:] = sorted([o for o in _readers if o.name!=cls.name] + [cls()], key=lambda o: (o.order, o.name))
+    return cls
+
+class Reader:
+    "Base for format readers"
+    name,order = None,50
+    __repr__ = basic_repr('name')
+    def reads(self, x)->bool: return False
+    def read(self, x, role='user')->list: raise NotImplementedError
+    def usage(self, x): return None
+    def finish(self, x): return None
+
+_rfound = []
+def readers()->list:
+    "Every format reader, in the order they are asked"
+    if not _rfound:
+        rs = importlib.import_module("msgkit.readers")
+        for m in pkgutil.iter_modules(rs.__path__): importlib.import_module(f'{rs.__name__}.{m.name}')
+        _rfound.append(True)
+    return list(_readers)

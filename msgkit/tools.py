@@ -11,6 +11,8 @@ from pathlib import Path
 from fastcore.utils import *
 from .sniff import *
 from .parts import *
+from .history import *
+from .history import _is_entry, _resp_turns
 from .core import *
 from .core import _adapters, _owner, _role, _content, _parse
 from .parts import _is_pil
@@ -25,27 +27,13 @@ def _block_part(o):
     return to_part(o)
 
 def read_parts(x)->list:
-    "`(role, parts)` for each history entry in `x`: an SDK response, a message, item or block of any API, or a list of them"
+    "`(role, parts)` for each history entry in `x`: an SDK response, a message, item or block of any API or format, or a list of them"
     if isinstance(x, (list,tuple)): return [e for o in x for e in read_parts(o)]
-    for src in _adapters():
-        its = src.items(x)
-        if its is not None: return [(_role(r),ps) for r,ps in (_parse(src, d, 'item') for d in its)]
-    if hasattr(x, 'model_dump') and not isinstance(x, dict): x = dump(x)
-    if isinstance(x, dict) and not isinstance(x, Part):
-        src = _owner(x, 'owns_item')
-        if src:
-            r,ps = _parse(src, x, 'item')
-            return [(_role(r),ps)]
-        own = first(o for o in _adapters() if o.owns_msg(x))
-        if own:
-            r,ps = _parse(own, x, 'item')
-            return [(_role(r),ps)]
-        m = first(o.split_msg(x) for o in _adapters() if o.split_msg(x))
-        if m:
-            c = m[1]
-            return [(_role(m[0]), [text_part(c)] if isinstance(c, str) else [_block_part(o) for o in c or []])]
-        if _owner(x): return [('assistant', [_block_part(x)])]
-    raise TypeError(f"Can't read {type(x).__name__}: pass an SDK response, or a message, item or block dict of a known API")
+    if isinstance(x, dict) and not isinstance(x, Part) and not _is_entry(x) and not _owner(x) and _resp_turns(x) is None:
+        raise TypeError(f"Can't read {str(x)[:80]}: pass an SDK response, or a message, item or block dict of a known API or format")
+    if not isinstance(x, (dict,list,tuple,Part)) and not hasattr(x, 'model_dump') and not any(o.reads(x) for o in readers()) and _resp_turns(x) is None:
+        raise TypeError(f"Can't read {type(x).__name__}: pass an SDK response, or a message, item or block dict of a known API or format")
+    return [(t.role, t.parts) for t in read_item(x, 'assistant')]
 
 # %% ../nbs/04_tools.ipynb #21f728f3
 def _is_call(x): return isinstance(x, dict) and set(x)=={'id','name','args'}

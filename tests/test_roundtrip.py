@@ -28,7 +28,7 @@ def found(api, msgs):
         for b in m.get('content') or m.get('parts') or []:
             if not isinstance(b, dict): continue
             if api=='anthropic' and b.get('type')=='thinking': s.append(b['signature'])
-            if api=='gemini' and 'thought_signature' in b: s.append(b['thought_signature'])
+            if api=='gemini' and b.get('thought_signature') not in (None, b'skip_thought_signature_validator'): s.append(b['thought_signature'])
             if api=='bedrock' and 'reasoningContent' in b: s.append(b['reasoningContent']['reasoningText']['signature'])
     return s
 

@@ -10,6 +10,7 @@ import base64, copy
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
+from ..history import lose
 from ..stream import ev_dict, Appender, json_obj
 
 # %% ../../nbs/11_anthropic.ipynb #991fb4cc
@@ -25,13 +26,33 @@ def _doc_src(p):
     if p.mt=='application/pdf': return dict(type='base64', media_type='application/pdf', data=b64(p.data))
     return dict(type='text', media_type='text/plain', data=p.text if 'text' in p else p.data.decode('utf-8'))
 
+# %% ../../nbs/11_anthropic.ipynb #f7127da6
+_cc = S('type','ttl')
+_res_types = ('web_search_tool_result','web_fetch_tool_result','code_execution_tool_result','bash_code_execution_tool_result',
+              'text_editor_code_execution_tool_result','tool_search_tool_result')
+_ablock = By('type', text=S('type','text','citations', cache_control=_cc), image=S('type','source','transformations', cache_control=_cc),
+             document=S('type','source','title','context','citations', cache_control=_cc),
+             search_result=S('type','content','source','title','citations', cache_control=_cc),
+             thinking=S('type','thinking','signature'), redacted_thinking=S('type','data'),
+             tool_use=S('type','id','name','input','caller','toolset_name', cache_control=_cc),
+             tool_result=S('type','tool_use_id','content','is_error','toolset_name', cache_control=_cc),
+             server_tool_use=S('type','id','name','input','caller', cache_control=_cc),
+             container_upload=S('type','file_id', cache_control=_cc),
+             mcp_tool_use=S('type','id','name','input','server_name', cache_control=_cc),
+             mcp_tool_result=S('type','tool_use_id','content','is_error', cache_control=_cc),
+             **{t:S('type','tool_use_id','content','caller', cache_control=_cc) for t in _res_types})
+_ablock['tool_result']['content'] = OneOf(str, [_ablock])
+_amsg = S(role=OneOf('user','assistant'), content=OneOf(str, [_ablock]), _need=('role','content'))
+
 # %% ../../nbs/11_anthropic.ipynb #8ab02be4
 @register
 class AnthropicAdapter(Adapter):
     "Anthropic Messages API content blocks"
     name,sdk = 'anthropic',('anthropic',)
     media_types,url_mts = dict(image=_img_mts, document={'application/pdf'} | _text_mts),_img_mts | {'application/pdf'}
-    role_hint,file_refs = ": pass a system prompt as messages.create(system=...)",('file_',)
+    role_hint,file_refs = ": use mk_request(msgs, api='anthropic'), which puts leading system messages in `system`",('file_',)
+    msg_shape,block_shape,extra_keys = _amsg,_ablock,('cache_control',)
+    id_chars,first_user = 'A-Za-z0-9_-',True  # tool_use ids match ^[a-zA-Z0-9_-]+$; "The first message must always use the user role"
     def text_msg(self, role, s): return dict(role=role, content=s)
 
     limits = dict(image=(5*1024*1024,'b64'), document=(32*1024*1024,'b64'))
@@ -40,6 +61,7 @@ class AnthropicAdapter(Adapter):
         if p.type=='text': return dict(type='text', text=p.text)
         if 'raw' in p: return copy.deepcopy(p.raw)
         if p.type=='tool_call': return dict(type='tool_use', id=p.id or p.name, name=p.name, input=p.args)
+        if p.type=='thinking': return self.reasoning(p)
         if p.type=='tool_result':
             c = [self.part(o) for o in p.content]
             d = dict(type='tool_result', tool_use_id=p.id or p.name, content=c)
@@ -55,6 +77,10 @@ class AnthropicAdapter(Adapter):
         return d
 
     def msg(self, role, blocks): return dict(role=role, content=blocks)
+    def reasoning(self, p, **kw):
+        "Reasoning whose text and signature a reader kept without its block (a Claude signature, valid on every Claude platform)"
+        if p.get('api') is None and p.get('signature') and p.get('text') is not None:
+            return dict(type='thinking', thinking=p.text, signature=p.signature)
 
 # %% ../../nbs/11_anthropic.ipynb #d112f4b2
 @patch
@@ -98,7 +124,9 @@ def _cite(c):
 def _cited(b): return {**b, 'citations':[_cite(c) for c in b['citations']]} if b.get('type')=='text' and b.get('citations') else b
 
 @patch
-def owns(self:AnthropicAdapter, d): return d.get('type') in _blocks
+def reads(self:AnthropicAdapter, d):
+    "Its blocks, also with keys a request would not take (they are read, then rendered)"
+    return d.get('type') in _blocks and (d['type'] not in ('image','document') or isinstance(d.get('source'), dict))
 @patch
 def fix_item(self:AnthropicAdapter, d):
     "Citations get back the title key the request requires even when `None`"
@@ -108,7 +136,7 @@ def fix_item(self:AnthropicAdapter, d):
 @patch
 def parse_block(self:AnthropicAdapter, d):
     t,src = d.get('type'),d.get('source') or {}
-    if t=='text': return text_part(d['text'])
+    if t=='text': return Part({**text_part(d['text']), 'extras':['citations']}) if d.get('citations') else text_part(d['text'])
     if t=='tool_use': return tool_call_part(d['id'], d['name'], d.get('input') or {})
     if t=='tool_result':
         c = d.get('content') or []
@@ -117,6 +145,7 @@ def parse_block(self:AnthropicAdapter, d):
     if t=='search_result':  # the user's own input: other APIs get it as text
         body = '\n\n'.join(o.get('text', '') for o in d.get('content') or [])
         return text_part(f"{d.get('title', '')}\n{d.get('source', '')}\n\n{body}".strip())
+    if t=='thinking': return thinking_part(d.get('thinking'), d.get('signature'), api='anthropic', raw=d)
     if t not in ('image','document'): return opaque_part('anthropic', d, 'thinking' if 'thinking' in t else 'opaque')
     if t in ('image','document'):
         st = src.get('type')
@@ -124,6 +153,7 @@ def parse_block(self:AnthropicAdapter, d):
         elif st=='url': p = media_url(src['url'], mt=url_type(src['url']) or ('image/png' if t=='image' else 'application/pdf'))
         elif st=='text': p = Part(type='document', mt=src.get('media_type', 'text/plain'), text=src['data'])
         elif st=='content': p = Part(type='document', mt='text/plain', chunks=[o['text'] for o in src['content'] if o.get('type')=='text'])
+        elif st=='file': p = provider_file(src['file_id'], src.get('media_type') or ('image/png' if t=='image' else 'application/pdf'), api='anthropic')
         else: raise ValueError(f"msgkit can't translate Anthropic {st!r} sources to another API yet")
         for k in ('title','context'):
             if d.get(k): p[k] = d[k]
@@ -142,17 +172,38 @@ def _b64_len(x):
 
 @patch
 def tidy(self:AnthropicAdapter, msgs):
-    "Merged turns; a history whose base64 alone is over the 32 MB request limit is refused before the API does"
-    msgs = Adapter.tidy(self, msgs)
+    "Merged turns, tool results first in their turn, no trailing whitespace in a prefill, at most 4 cache marks, at most 32 MB"
+    msgs = [_results_first(m) for m in Adapter.tidy(self, msgs)]
+    if msgs and msgs[-1].get('role')=='assistant': msgs[-1] = _rstrip(msgs[-1])
+    n = sum(1 for m in msgs if isinstance(m.get('content'), list) for b in m['content'] if isinstance(b, dict) and b.get('cache_control'))
+    if n>4: raise ValueError(f"api='anthropic' takes at most 4 cache breakpoints; this history has {n}: "
+                             "pass cache_last_ckpt_only=True to keep only the last one")
     n = _b64_len(msgs)
     if n>_max_req: raise ValueError(f"api='anthropic' takes requests of at most {_max_req:,} bytes; this history's base64 alone is {n:,}")
     return msgs
 
+def _results_first(m):
+    "A user message whose tool results come first: 'Any text must come AFTER all tool results' (else a 400)"
+    c = m.get('content')
+    if m.get('role')!='user' or not isinstance(c, list): return m
+    res = [b for b in c if b.get('type')=='tool_result']
+    if not res or c[:len(res)]==res: return m
+    return {**m, 'content':res + [b for b in c if b.get('type')!='tool_result']}
+
+def _rstrip(m):
+    "A final assistant message without trailing whitespace: 'final assistant content cannot end with trailing whitespace'"
+    c = m.get('content')
+    if isinstance(c, str): return {**m, 'content':c.rstrip()} if c!=c.rstrip() and c.strip() else m
+    if not c or c[-1].get('type')!='text' or c[-1]['text']==c[-1]['text'].rstrip() or not c[-1]['text'].strip(): return m
+    return {**m, 'content':c[:-1] + [{**c[-1], 'text':c[-1]['text'].rstrip()}]}
+
 @patch
-def merge(self:AnthropicAdapter, a, b):
-    if a.get('role')!=b.get('role') or set(a)!={'role','content'} or set(b)!={'role','content'}: return None
+def mergeable(self:AnthropicAdapter, a, b): return a.get('role')==b.get('role') and set(a)=={'role','content'}==set(b)
+
+@patch
+def join(self:AnthropicAdapter, run):
     blocks = lambda c: [dict(type='text', text=c)] if isinstance(c, str) else c
-    return dict(role=a['role'], content=blocks(a['content']) + blocks(b['content']))
+    return dict(role=run[0]['role'], content=[o for m in run for o in blocks(m['content'])])
 
 # %% ../../nbs/11_anthropic.ipynb #8d9309e8
 @patch

@@ -10,6 +10,7 @@ import base64, copy, hashlib, json, re
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
+from ..history import lose
 from ..stream import ev_dict, Appender, json_obj
 
 # %% ../../nbs/14_bedrock.ipynb #7d530321
@@ -32,6 +33,14 @@ def doc_name(p)->str:
     return f"document-{h.hexdigest()[:10]}"
 
 # %% ../../nbs/14_bedrock.ipynb #68683167
+_bsrc = S('bytes','s3Location','text','content')
+_bblock = S(text=str, image=S('format','source','error'), document=S('format','name','source','context','citations'),
+            video=S('format','source'), audio=S('format','source','error'), toolUse=S('toolUseId','name','input','type'),
+            toolResult=S('toolUseId','content','status','type'), guardContent=S('text','image'), cachePoint=S('type','ttl'),
+            reasoningContent=S('reasoningText','redactedContent'), citationsContent=S('content','citations'),
+            searchResult=S('source','title','content','citations'))
+_bmsg = S(role=OneOf('user','assistant'), content=[_bblock], _need=('role','content'))
+
 @register
 class BedrockAdapter(Adapter):
     "AWS Bedrock Converse `messages`"
@@ -39,7 +48,9 @@ class BedrockAdapter(Adapter):
     media_types = dict(image={k for k,v in _fmt.items() if k.startswith('image/')}, video={k for k in _fmt if k.startswith('video/')},
                        audio={k for k in _fmt if k.startswith('audio/')}, document={k for k in _fmt if media_kind(k)=='document'})
     str_content,file_refs = False,('s3://',)
-    role_hint = ": pass a system prompt as converse(system=[{'text': ...}])"
+    role_hint = ": use mk_request(msgs, api='bedrock'), which puts leading system messages in `system`"
+    msg_shape,block_shape = _bmsg,_bblock
+    id_chars,id_max,first_user = 'A-Za-z0-9_-',64,True  # botocore's ToolUseId; "A conversation must start with a user message"
     def text_msg(self, role, s): return dict(role=role, content=[dict(text=s)])
 
     def part(self, p, role='user'):
@@ -47,6 +58,7 @@ class BedrockAdapter(Adapter):
         if p.type=='text': return dict(text=p.text)
         if 'raw' in p: return copy.deepcopy(p.raw)
         if p.type=='tool_call': return dict(toolUse=dict(toolUseId=p.id or p.name, name=p.name, input=p.args))
+        if p.type=='thinking': return self.reasoning(p)
         if p.type=='tool_result':
             if any(o.type=='audio' for o in p.content):
                 raise ValueError("api='bedrock' takes no audio in a tool result: text, JSON, images, documents and video")
@@ -66,9 +78,12 @@ class BedrockAdapter(Adapter):
     def msg(self, role, blocks):
         if role=='assistant' and any(set(o) & {'image','document','video','audio'} for o in blocks):
             raise ValueError("api='bedrock' takes images, documents, video and audio only in user messages")
-        if any('document' in o for o in blocks) and not any('text' in o for o in blocks):
-            raise ValueError("api='bedrock' needs a text block in a message that holds a document: add your question")
         return dict(role=role, content=blocks)
+
+    def reasoning(self, p, **kw):
+        "Reasoning whose text and signature a reader kept without its block (a Claude signature, valid on every Claude platform)"
+        if p.get('api') is None and p.get('signature') and p.get('text') is not None:
+            return dict(reasoningContent=dict(reasoningText=dict(text=p.text, signature=p.signature)))
 
     limits = dict(image=(3_932_160,'raw'), document=(4_718_592,'raw'), video=(25*1024*1024,'b64'))
     def request(self, msgs, model=None, system=None, **kw):
@@ -91,7 +106,9 @@ def uncache(self:BedrockAdapter, msg):
     return {**msg, 'content': [o for o in c if 'cachePoint' not in o]} if isinstance(c, list) else msg
 
 @patch
-def owns(self:BedrockAdapter, d): return len(d)==1 and next(iter(d)) in _blocks
+def owns(self:BedrockAdapter, d): return len(d)==1 and fits(d, _bblock)
+@patch
+def reads(self:BedrockAdapter, d): return len(d)==1 and next(iter(d)) in _blocks
 
 @patch
 def parse_block(self:BedrockAdapter, d):
@@ -113,12 +130,15 @@ def parse_block(self:BedrockAdapter, d):
         return p
     if k=='citationsContent': return text_part(''.join(o.get('text', '') for o in v.get('content') or []))
     if k=='guardContent' and 'text' in v: return text_part(v['text'].get('text', ''))  # the user's own input
-    return opaque_part('bedrock', d, 'thinking' if k=='reasoningContent' else 'opaque')
+    if k=='reasoningContent':
+        rt = v.get('reasoningText') or {}
+        return thinking_part(rt.get('text'), rt.get('signature'), api='bedrock', raw=d)
+    return opaque_part('bedrock', d)
 
 @patch
-def merge(self:BedrockAdapter, a, b):
-    if a.get('role')!=b.get('role') or set(a)!={'role','content'} or set(b)!={'role','content'}: return None
-    return dict(role=a['role'], content=a['content']+b['content'])
+def mergeable(self:BedrockAdapter, a, b): return a.get('role')==b.get('role') and set(a)=={'role','content'}==set(b)
+@patch
+def join(self:BedrockAdapter, run): return dict(role=run[0]['role'], content=[o for m in run for o in m['content']])
 
 def _blob(b, k='bytes'):
     "Bytes that went through JSON come back as base64 text: make them bytes again (botocore would encode text twice)"
@@ -143,6 +163,9 @@ def tidy(self:BedrockAdapter, msgs):
                 n,i = d['name'],2
                 while d['name'] in seen: d['name'],i = f"{n[:195]} ({i})",i+1
                 seen.add(d['name'])
+        if any('document' in o for o in m.get('content') or []) and not any('text' in o for o in m['content']):
+            raise ValueError("api='bedrock' needs a text block in a message that holds a document "
+                             "('A text block must be included when using documents'): add your question")
     n_img = sum('image' in o for m in msgs for o in m.get('content') or [])
     if n_img>20: raise ValueError(f"api='bedrock' takes at most 20 images in a request; this history has {n_img}")
     if len(seen)>5: raise ValueError(f"api='bedrock' takes at most 5 documents in a request; this history has {len(seen)}")

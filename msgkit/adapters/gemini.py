@@ -10,6 +10,7 @@ import base64, copy, json, re
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
+from ..history import lose
 from ..stream import ev_dict
 from .openai import _doc_text
 
@@ -26,6 +27,10 @@ _part_keys = {'text','inline_data','file_data','function_call','function_respons
               'inlineData','fileData','functionCall','functionResponse','thoughtSignature','videoMetadata','executableCode',
               'codeExecutionResult','mediaResolution','toolCall','toolResponse','partMetadata'}
 
+_gpart = S(*_part_keys)
+_gmsg = S(role=OneOf('user','model'), parts=[_gpart], _need=('parts',))
+_skip_sig = b'skip_thought_signature_validator'  # Google's documented stand-in signature, for calls Gemini did not make
+
 @register
 class GeminiAdapter(Adapter):
     "Google Gen AI `contents`"
@@ -33,7 +38,8 @@ class GeminiAdapter(Adapter):
     media_types = dict(image=_img_mts, audio=_audio_mts, video=_video_mts, document={'application/pdf'} | _text_mts)
     url_mts = _img_mts | _audio_mts | _video_mts | {'application/pdf'}
     str_content,file_refs = False,('gs://','https://generativelanguage.googleapis.com/')
-    role_hint = ": pass a system prompt as config=dict(system_instruction=...)"
+    role_hint = ": use mk_request(msgs, api='gemini'), which puts leading system messages in `system_instruction`"
+    msg_shape,block_shape = _gmsg,_gpart
 
     def part(self, p, role='user'):
         self.chk(p)
@@ -42,12 +48,18 @@ class GeminiAdapter(Adapter):
         if p.type=='tool_call': return dict(function_call=dict(**({'id':p.id} if p.id and not is_made_id(p.id) else {}), name=p.name, args=p.args))
         if p.type=='tool_result': return dict(function_response=self.fn_response(p))
         if p.type=='document' and p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(text=_doc_text(p))
+        if p.type=='document' and (p.get('title') or p.get('context')): lose("a PDF's title and context", "api='gemini' has no place for them")
         mt = _gem_mt.get(p.mt, p.mt)
         if 'url' in p: return dict(file_data=dict(file_uri=p.url, mime_type=mt))
         if 'file' in p: return dict(file_data=dict(file_uri=p.file, mime_type=mt))
         return dict(inline_data=dict(mime_type=mt, data=p.data))
 
-    def msg(self, role, blocks): return dict(role={'assistant':'model'}.get(role, role), parts=blocks)
+    def msg(self, role, blocks):
+        "A `Content`; the first call of a model turn made elsewhere gets the stand-in `thought_signature` Gemini 3 requires"
+        fcs = [o for o in blocks if 'function_call' in o]
+        if role=='assistant' and fcs and not any(o.get('thought_signature') or o.get('thoughtSignature') for o in blocks):
+            blocks = [{**o, 'thought_signature':_skip_sig} if o is fcs[0] else o for o in blocks]
+        return dict(role={'assistant':'model'}.get(role, role), parts=blocks)
     def split_msg(self, d): return (d.get('role', 'user'), d['parts']) if 'parts' in d and isinstance(d['parts'], list) else None
     limits = dict(image=(_max_inline,'b64'), audio=(_max_inline,'b64'), video=(_max_inline,'b64'), document=(50*1024*1024,'raw'))
     def request(self, msgs, model=None, system=None, config=None, **kw):
@@ -90,7 +102,7 @@ def fn_response(self:GeminiAdapter, p):
 
 @patch
 def parse_block(self:GeminiAdapter, d):
-    if _g(d, 'thought'): return opaque_part('gemini', d, 'thinking')
+    if _g(d, 'thought'): return thinking_part(d.get('text'), api='gemini', raw=d)
     if 'text' in d: return text_part(d['text'])
     if 'name' in d and 'args' in d: d = dict(function_call=d)
     if fc := _g(d, 'function_call'): return tool_call_part(fc.get('id'), fc['name'], fc.get('args') or {})
@@ -122,9 +134,9 @@ def parse_item(self:GeminiAdapter, d):
     return role,ps
 
 @patch
-def merge(self:GeminiAdapter, a, b):
-    if a.get('role')!=b.get('role') or set(a)!={'role','parts'} or set(b)!={'role','parts'}: return None
-    return dict(role=a['role'], parts=a['parts']+b['parts'])
+def mergeable(self:GeminiAdapter, a, b): return a.get('role')==b.get('role') and set(a)=={'role','parts'}==set(b)
+@patch
+def join(self:GeminiAdapter, run): return dict(role=run[0]['role'], parts=[o for m in run for o in m['parts']])
 
 # %% ../../nbs/13_gemini.ipynb #97d38cfc
 def _needs_unb64(d):

@@ -10,6 +10,7 @@ import base64, copy, json
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
+from ..history import lose
 from ..stream import ev_dict, Appender, json_obj
 
 # %% ../../nbs/10_openai.ipynb #a0da05c1
@@ -34,13 +35,26 @@ _items = {'message','reasoning','function_call','function_call_output','file_sea
           'item_reference','compaction','compaction_trigger','shell_call','shell_call_output','apply_patch_call','apply_patch_call_output',
           'program','program_output','tool_search_call','tool_search_output','additional_tools','configuration_update'}
 
+_bp = S('mode','ttl')
+_oblock = By('type', input_text=S('type','text', prompt_cache_breakpoint=_bp), output_text=S('type','text','annotations','logprobs'),
+             input_image=S('type','image_url','file_id','detail', prompt_cache_breakpoint=_bp), refusal=S('type','refusal'),
+             input_file=S('type','file_data','file_id','file_url','filename','detail', prompt_cache_breakpoint=_bp))
+_ocontent = OneOf(str, [_oblock])
+_omsg = S('id','status','phase', type='message', role=OneOf('user','assistant','system','developer'), content=_ocontent, _need=('role','content'))
+_oitem = OneOf(_omsg, By('type', message=_omsg,
+    function_call=S('type','id','call_id','name','arguments','status','async','caller','namespace', _need=('call_id','name','arguments')),
+    function_call_output=S('type','id','call_id','status','caller','name','namespace', output=_ocontent, _need=('call_id','output')),
+    reasoning=S('type','id','summary','content','encrypted_content','status'),
+    **{t:None for t in _items - {'message','function_call','function_call_output','reasoning'}}))
+
 # %% ../../nbs/10_openai.ipynb #9fe46e21
 @register
 class OpenAIAdapter(Adapter):
     "OpenAI Responses API `input` items"
     name,sdk,roles,opts,resp_list = 'openai',('openai',),('user','assistant','system','developer'),('detail',),True
     media_types,url_mts = dict(image=_img_mts, document={'application/pdf'} | _text_mts | _office_mts),_img_mts | {'application/pdf'}
-    file_refs = ('file-',)
+    file_refs,id_max = ('file-',),64  # call_id: "Expected a string with maximum length 64" (string_above_max_length)
+    msg_shape,block_shape,extra_keys = _oitem,_oblock,('annotations','prompt_cache_breakpoint')
     def text_msg(self, role, s): return dict(role=role, content=s)
 
     limits = dict(image=(_max_file,'raw'), document=(_max_file,'raw'))
@@ -71,9 +85,10 @@ class OpenAIAdapter(Adapter):
                 kinds = sorted({o.get('type') for o in blocks} - {'input_text','output_text'})
                 raise ValueError(f"api='openai' takes only text in an assistant message, not {', '.join(kinds)} "
                                  "(media from another API's reply can't go back to OpenAI as the model's)")
-            blocks = '\n\n'.join(o['text'] for o in blocks)
+            blocks = ''.join(o['text'] for o in blocks)
         m = dict(role=role, content=blocks)
-        return [m]+items if items else m
+        # the model's text comes before its calls; a user's text after the tool outputs of its turn
+        return ([m]+items if role=='assistant' else items+[m]) if items else m
 
 def _filename(p):
     "A file name for part `p` whose extension matches its type, as OpenAI reads files by their name"
@@ -126,7 +141,7 @@ def _clean_item(d):
     return {**{k:None for k in _nullable.get(d.get('type'), ())}, **d}
 
 @patch
-def owns(self:OpenAIAdapter, d): return d.get('type') in _blocks
+def reads(self:OpenAIAdapter, d): return d.get('type') in _blocks
 @patch
 def fix_item(self:OpenAIAdapter, d): return _clean_item(d)
 @patch
@@ -146,7 +161,10 @@ def parse_item(self:OpenAIAdapter, d):
         o = d['output']
         return 'user', [tool_result_part(d.get('call_id'), [text_part(o)] if isinstance(o, str) else [self.parse_block(b) for b in o])]
     if 'role' in d and t in (None,'message'): return Adapter.parse_item(self, d)
-    return 'assistant', [opaque_part('openai', d, 'thinking' if t=='reasoning' else 'opaque')]
+    if t=='reasoning':
+        txt = '\n\n'.join(o.get('text', '') for o in (d.get('summary') or []) + (d.get('content') or []) if isinstance(o, dict)) or None
+        return 'assistant', [thinking_part(txt, api='openai', raw=d)]
+    return 'assistant', [opaque_part('openai', d)]
 
 @patch
 def parse_block(self:OpenAIAdapter, d):
@@ -162,6 +180,18 @@ def parse_block(self:OpenAIAdapter, d):
     if t in ('input_file','input_image') and d.get('file_id'):
         return provider_file(d['file_id'], 'image/png' if t=='input_image' else 'application/pdf', api='openai')
     raise ValueError(f"msgkit can't translate OpenAI {t!r} blocks to another API yet")
+
+
+@patch
+def tidy(self:OpenAIAdapter, msgs):
+    "Without reasoning items that lost the item after them: 'Item of type reasoning was provided without its required following item'"
+    out = []
+    for i in reversed(range(len(msgs))):
+        m = msgs[i]
+        if m.get('type')=='reasoning' and (not out or self.item_role(out[-1])!='assistant'):
+            lose(f"reasoning item {m.get('id', '')}".strip(), "the item that followed it in its response is not in the history", f"item {i}")
+        else: out.append(m)
+    return out[::-1]
 
 # %% ../../nbs/10_openai.ipynb #2c1e1383
 @patch

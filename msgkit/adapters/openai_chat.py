@@ -10,29 +10,45 @@ import base64, copy, json
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
+from ..history import lose
 from ..stream import ev_dict, Appender, json_obj
 from .openai import _data_uri, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
 
 # %% ../../nbs/12_openai_chat.ipynb #00049258
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
+_bp = S('mode','ttl')
+_cpart = By('type', text=S('type','text', prompt_cache_breakpoint=_bp), refusal=S('type','refusal'),
+            image_url=S('type', image_url=S('url','detail'), prompt_cache_breakpoint=_bp),
+            input_audio=S('type', input_audio=S('data','format'), prompt_cache_breakpoint=_bp),
+            file=S('type', file=S('file_data','file_id','filename'), prompt_cache_breakpoint=_bp))
+# `extra_content`: Gemini's OpenAI-compatible endpoint sends its thought signatures there and needs them back
+_ccall = By('type', function=S('id','type','extra_content', function=S('name','arguments')), custom=S('id','type', custom=S('name','input')))
+_cc = OneOf(str, [_cpart])
+_cmsg = By('role', system=S('role','name', content=_cc, _need=('content',)), developer=S('role','name', content=_cc, _need=('content',)),
+           user=S('role','name', content=_cc, _need=('content',)),
+           assistant=S('role','name','refusal', audio=S('id'), content=OneOf(str, type(None), [_cpart]), function_call=S('name','arguments'),
+                       tool_calls=[_ccall]),
+           tool=S('role','tool_call_id', content=_cc, _need=('tool_call_id','content')), function=S('role','name','content', _need=('name','content')))
 
 @register
 class OpenAIChatAdapter(Adapter):
     "OpenAI Chat Completions `messages`"
-    name,sdk,roles,opts = 'openai_chat',(),('system','developer','user','assistant','tool'),('detail',)
+    name,sdk,roles,opts = 'openai_chat',(),('system','developer','user','assistant','tool'),('detail','reasoning_field')
+    msg_shape,block_shape,msg_names,extra_keys = _cmsg,_cpart,True,('prompt_cache_breakpoint',)
     media_types = dict(image=_img_mts, audio=set(_audio_fmt), document={'application/pdf'} | _text_mts)
     url_mts = _img_mts
     def text_msg(self, role, s): return self.msg(role, [dict(type='text', text=s)]) if role=='tool' else dict(role=role, content=s)
 
     file_api,limits = 'openai',dict(image=(_max_file,'raw'), audio=(_max_file,'raw'), document=(_max_file,'raw'))
     def takes(self, p): return super().takes(p) and not ('file' in p and p.type!='document')
-    def part(self, p, role='user', detail=None):
+    def part(self, p, role='user', detail=None, reasoning_field=None):
         self.chk(p)
         if detail not in (None,'auto','low','high','original'):
             raise ValueError(f"api='openai_chat' takes detail auto, low, high or original, not {detail!r}")
         if p.type=='text': return dict(type='text', text=p.text)
         if 'raw' in p: return copy.deepcopy(p.raw)
         if p.type=='tool_call': return dict(id=p.id or p.name, type='function', function=dict(name=p.name, arguments=json.dumps(p.args)))
+        if p.type=='thinking': return self.reasoning(p, reasoning_field=reasoning_field)
         if p.type=='tool_result':
             txt = [o.text for o in p.content if o.type=='text']
             media = [self.part(o, detail=detail) for o in p.content if o.type!='text']
@@ -46,6 +62,8 @@ class OpenAIChatAdapter(Adapter):
 
     def msg(self, role, blocks):
         if role=='tool': raise ValueError("api='openai_chat' needs the call a tool message answers: make it with mk_toolres(call, result)")
+        thinks = [o['_reasoning'] for o in blocks if '_reasoning' in o]
+        blocks = [o for o in blocks if '_reasoning' not in o]
         calls = [o for o in blocks if o.get('type')=='function']
         tools = [{k:v for k,v in o.items() if k!='_media'} for o in blocks if o.get('role')=='tool']
         media = [b for o in blocks if o.get('role')=='tool' for b in o['_media']]
@@ -54,14 +72,29 @@ class OpenAIChatAdapter(Adapter):
             kinds = sorted({o.get('type') for o in blocks} - {'text'})
             raise ValueError(f"api='openai_chat' takes only text in {'an' if role[0] in 'aeiou' else 'a'} {role} message, not {', '.join(kinds)}")
         if role=='assistant':
-            m = dict(role=role, content='\n\n'.join(o['text'] for o in blocks) or None)
+            m = dict(role=role, content=''.join(o['text'] for o in blocks) or None, **_reasoning_fields(thinks))
             return {**m, 'tool_calls':calls} if calls else m
         res = tools + ([dict(role='user', content=media)] if media else [])
         if blocks: res.append(dict(role=role, content=blocks))
         return res[0] if len(res)==1 else res
 
+    def reasoning(self, p, reasoning_field=None, **kw):
+        "With `reasoning_field` (for OpenAI-compatible servers that want it back), reasoning as that message field; else nothing"
+        if reasoning_field not in (None,'reasoning_content','reasoning_details'):
+            raise ValueError(f"api='openai_chat' takes reasoning_field 'reasoning_content' or 'reasoning_details', not {reasoning_field!r}")
+        if reasoning_field and (p.get('text') is not None or p.get('detail')): return {'_reasoning':(reasoning_field, p)}
+
     def request(self, msgs, model=None, system=None, **kw):
         return dict(**({'model':model} if model else {}), messages=([dict(role='system', content=system)] if system else []) + list(msgs), **kw)
+
+
+def _reasoning_fields(thinks):
+    "The `reasoning_content` (DeepSeek, Kimi, vLLM) or `reasoning_details` (OpenRouter) of an assistant message"
+    if not thinks: return {}
+    if thinks[0][0]=='reasoning_content': return dict(reasoning_content=''.join(p.get('text') or '' for _,p in thinks))
+    fmt = lambda p: 'anthropic-claude-v1' if p.get('signature') else 'unknown'
+    return dict(reasoning_details=[p.detail if p.get('detail') else dict(type='reasoning.text', text=p.text, signature=p.get('signature'),
+                                                                      format=fmt(p), index=i) for i,(_,p) in enumerate(thinks)])
 
 # %% ../../nbs/12_openai_chat.ipynb #46a17aa6
 def _join_users(ms):
@@ -69,12 +102,15 @@ def _join_users(ms):
     return dict(role='user', content=c)
 
 @patch
-def merge(self:OpenAIChatAdapter, a, b):
-    "Consecutive assistant turns (a Responses reply's text and calls, say) as one: its tool calls must be answered together"
-    if a.get('role')!='assistant' or b.get('role')!='assistant' or not set(a)|set(b) <= {'role','content','tool_calls'}: return None
-    if any(not isinstance(o.get('content'), (str,type(None))) for o in (a,b)): return None
-    m = dict(role='assistant', content='\n\n'.join(o['content'] for o in (a,b) if o.get('content')) or None)
-    calls = (a.get('tool_calls') or []) + (b.get('tool_calls') or [])
+def mergeable(self:OpenAIChatAdapter, a, b):
+    "Consecutive assistant turns (a Responses reply's text and calls, say) are one: its tool calls must be answered together"
+    ok = lambda o: o.get('role')=='assistant' and set(o) <= {'role','content','tool_calls'} and isinstance(o.get('content'), (str,type(None)))
+    return ok(a) and ok(b)
+
+@patch
+def join(self:OpenAIChatAdapter, run):
+    m = dict(role='assistant', content=''.join(o['content'] for o in run if o.get('content')) or None)
+    calls = [c for o in run for c in o.get('tool_calls') or []]
     return {**m, 'tool_calls':calls} if calls else m
 
 @patch
@@ -112,7 +148,7 @@ def cache(self:OpenAIChatAdapter, msg, ttl=None):
 @patch
 def uncache(self:OpenAIChatAdapter, msg): return self.unmark(msg)
 @patch
-def owns(self:OpenAIChatAdapter, d): return d.get('type') in _blocks or (d.get('type')=='function' and isinstance(d.get('function'), dict))
+def reads(self:OpenAIChatAdapter, d): return d.get('type') in _blocks or (d.get('type')=='function' and isinstance(d.get('function'), dict))
 
 @patch
 def parse_block(self:OpenAIChatAdapter, d):
