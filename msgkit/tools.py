@@ -79,21 +79,24 @@ def mk_toolres(
 
 # %% ../nbs/04_tools.ipynb #8d704b0f
 def msg_text(x)->str:
-    "The text in `x`: an SDK response, a message or item of any API, or a list of them"
+    "The text in `x`: an SDK response, a message or item of any API or format, or a list of them"
     return '\n\n'.join(t for t in (''.join(p.text for p in ps if p.type=='text') for _,ps in read_parts(x)) if t)
 
-def _resp(x):
+def _resp(x, how):
+    "`how` (usage or finish) of response `x`: an API's response, or a message of a format that carries it"
     for o in _adapters():
         r = o.resp(x)
-        if r is not None: return o,r
-    raise TypeError(f"Not a response of a known API: {type(x).__name__}")
+        if r is not None: return getattr(o, how)(r)
+    for o in readers():
+        if o.reads(x):
+            r = getattr(o, how)(x)
+            if r is not None: return r
+    raise TypeError(f"Not a response of a known API, nor a message that carries its {how}: {type(x).__name__}")
 
 def usage(x)->dict:
     "Token usage of response `x`: `dict(input=, output=, cache_read=, cache_write=, reasoning=)`"
-    ad,r = _resp(x)
-    return ad.usage(r)
+    return _resp(x, 'usage')
 
 def finish_reason(x)->str|None:
     "Why response `x` stopped: stop, length, tool_call, content_filter, refusal, pause, error, other (or `None`)"
-    ad,r = _resp(x)
-    return ad.finish(r)
+    return _resp(x, 'finish')

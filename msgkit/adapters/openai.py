@@ -64,6 +64,7 @@ class OpenAIAdapter(Adapter):
         if p.type=='text': return dict(type='input_text', text=p.text)
         if 'raw' in p: return copy.deepcopy(p.raw)
         if p.type=='tool_call': return dict(type='function_call', call_id=p.id or p.name, name=p.name, arguments=json.dumps(p.args))
+        if p.type=='tool_result' and p.is_error: lose('the error flag of a tool result', "api='openai' has none: the result's text says it")
         if p.type=='tool_result': return dict(type='function_call_output', call_id=p.id or p.name, output=self.output(p.content, detail))
         if 'file' in p: return dict(type='input_image', file_id=p.file, detail=detail) if p.type=='image' else dict(type='input_file', file_id=p.file)
         if p.type=='image': return dict(type='input_image', image_url=p.get('url') or _data_uri(p), detail=detail)

@@ -50,6 +50,7 @@ class OpenAIChatAdapter(Adapter):
         if p.type=='tool_call': return dict(id=p.id or p.name, type='function', function=dict(name=p.name, arguments=json.dumps(p.args)))
         if p.type=='thinking': return self.reasoning(p, reasoning_field=reasoning_field)
         if p.type=='tool_result':
+            if p.is_error: lose('the error flag of a tool result', "api='openai_chat' has none: the result's text says it")
             txt = [o.text for o in p.content if o.type=='text']
             media = [self.part(o, detail=detail) for o in p.content if o.type!='text']
             if media: media = [dict(type='text', text=f"Files from tool call {p.id or p.name}:")] + media
@@ -199,7 +200,8 @@ def items(self:OpenAIChatAdapter, x):
         if x.get('object')!='chat.completion' or not x.get('choices'): return None
     elif type(x).__module__.split('.')[0]!='openai' or not hasattr(x, 'choices'): return None
     m = dump(x)['choices'][0]['message']
-    res = {k:v for k,v in m.items() if k in ('role','content','tool_calls','refusal','name')}
+    # compatible servers' reasoning fields stay, for the compat reader: `reasoning_content` (DeepSeek, vLLM), `reasoning_details` (OpenRouter)
+    res = {k:v for k,v in m.items() if k in ('role','content','tool_calls','refusal','name','reasoning_content','reasoning','reasoning_details','thinking_blocks')}
     if m.get('audio'): res['audio'] = dict(id=m['audio']['id'])
     if 'content' not in res: res['content'] = None
     return [res] if res['content'] or res.get('tool_calls') or res.get('refusal') or res.get('audio') else []
