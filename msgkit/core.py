@@ -30,10 +30,11 @@ def _cache_last(res, ad, ttl):
 
 def _finish(res, ad, cache, ttl, uncache=False):
     "The adapter's rules, roles checked, cache marks placed, as `AttrDict`s"
+    if uncache: res = [ad.uncache(o) for o in res]
     res = ad.tidy(res)
     for o in res: ad.chk_role(o)
-    if uncache: res = [ad.uncache(o) for o in res]
     if cache and res: res = _cache_last(res, ad, ttl)
+    ad.chk_history(res)
     return [dict2obj(o, list_func=list) for o in res]
 
 # %% ../nbs/02_core.ipynb #11899ed2

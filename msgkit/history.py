@@ -61,7 +61,7 @@ def _sdk(o): return hasattr(o, 'model_dump') and not isinstance(o, dict)
 
 def _parse(src, d, what='block'):
     "`src.parse_block(d)` (or `parse_item`), with a clear error for a malformed dict instead of a `KeyError`"
-    try: return (src.parse_item if what=='item' else src.parse_block)(d)
+    try: return (src.parse_item if what=='item' else src.read_block)(d)
     except (KeyError, IndexError, AttributeError, TypeError) as e:
         raise ValueError(f"Malformed {src.name} {what} ({type(e).__name__}: {e}): {str(d)[:100]}") from None
 
@@ -84,8 +84,7 @@ def read_part(o, ad=None)->Part:
         src = _owner(o, ad=ad)
         if not src: raise ValueError(f"Unrecognised content block{f' for api={ad.name!r}' if ad else ''}: {str(o)[:100]}")
         p = _parse(src, o)
-        ex = (p.get('extras') or []) + [k for k in src.extra_keys if o.get(k)]
-        return p if 'raw' in p else Part({**p, 'native':o, **({'extras':ex} if ex else {})})
+        return p if 'raw' in p else Part({**p, 'native':o})
     return to_part(o)
 
 # %% ../nbs/01a_history.ipynb #16b7fd22

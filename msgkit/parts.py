@@ -338,11 +338,23 @@ def parse_block(self:Adapter, d:dict):
     raise ValueError(f"msgkit can't read {d.get('type')!r} blocks of api={self.name!r}")
 
 @patch
+def read_block(self:Adapter, d:dict):
+    "`parse_block(d)`, noting as `extras` the keys of `d` (its `extra_keys`: cache marks, ...) that no other API has"
+    p = self.parse_block(d)
+    ex = [k for k in self.extra_keys if d.get(k)]
+    return Part({**p, 'extras':(p.get('extras') or []) + ex}) if ex and 'raw' not in p else p
+
+@patch
 def parse_item(self:Adapter, d:dict)->tuple:
     "`(role, parts)` of history item `d`, to render it for another API"
     m = self.split_msg(d)
     if not m or m[1] is None: raise ValueError(f"msgkit can't translate {d.get('type')!r} items of api={self.name!r} to another API yet")
-    return m[0], [text_part(m[1])] if isinstance(m[1], str) else [self.parse_block(o) for o in m[1]]
+    return m[0], [text_part(m[1])] if isinstance(m[1], str) else [self.read_block(o) for o in m[1]]
+
+@patch
+def chk_history(self:Adapter, msgs:list):
+    "Raise a clear error for a finished history (cache marks placed) that breaks a rule of this API; the default checks nothing"
+    pass
 
 @patch
 def items(self:Adapter, x):

@@ -59,6 +59,7 @@ def _res_parts(r)->list:
     if isinstance(r, (list,tuple)) and any(map(_is_media, r)): return [_res_part(o) for o in r]
     return [_res_part(r)]
 
+@reports
 def mk_toolres(
     call, # A call from `tool_calls`, an SDK tool call, or a list of calls answered together
     result, # The tool's result (a list of results, with a list of calls)

@@ -5,7 +5,7 @@ from functools import cache, partial, wraps
 
 __all__ = ['strict', 'jsonable', 'check', 'check_openai', 'check_openai_chat', 'check_anthropic', 'check_gemini',
            'check_bedrock', 'APIS', 'openai_response', 'anthropic_message', 'chat_completion', 'gemini_response',
-           'bedrock_response', 'spec_errors']
+           'bedrock_response', 'spec_errors', 'rules_gemini3', 'RULES']
 
 import os
 from pathlib import Path
@@ -389,14 +389,27 @@ APIS = dict(openai=check_openai, openai_chat=check_openai_chat, anthropic=check_
 # Each is a documented provider rule whose breach the API answers with a 400; the error text is quoted.
 def _blank(s): return isinstance(s, str) and not s.strip()
 
+_MODEL_SIDE = {'message', 'reasoning', 'function_call', 'custom_tool_call', 'web_search_call', 'file_search_call', 'code_interpreter_call',
+               'image_generation_call', 'computer_call', 'local_shell_call', 'shell_call', 'apply_patch_call', 'mcp_call', 'mcp_list_tools',
+               'mcp_approval_request', 'tool_search_call', 'compaction'}
+def _model_side(m): return m.get('role')=='assistant' or (m.get('type') in _MODEL_SIDE and m.get('role', 'assistant')=='assistant')
+
 def _rules_openai(msgs):
-    calls = set()
+    calls, open_calls = set(), set()
     for i, m in enumerate(msgs):
-        if m.get('type')=='function_call': calls.add(m['call_id'])
+        if m.get('type')=='function_call':
+            calls.add(m['call_id']); open_calls.add(m['call_id'])
+            # "Invalid 'input[95].call_id': string too long. Expected a string with maximum length 64" (string_above_max_length)
+            assert len(m['call_id']) <= 64, f"$[{i}].call_id: string too long ({len(m['call_id'])} > 64)"
         if m.get('type')=='function_call_output':
             assert m['call_id'] in calls, f"$[{i}]: 'No tool call found for function call output with call_id {m['call_id']}'"
+            assert m['call_id'] in open_calls, f"$[{i}]: the output of {m['call_id']} comes after a user message that followed its call"
+            open_calls.discard(m['call_id'])
+        if m.get('role') in ('user', 'system', 'developer'):
+            # a user's text after its turn's tool outputs: strict Responses servers reject any item between a call and its output
+            assert not open_calls, f"$[{i}]: a {m['role']} message before the outputs of {sorted(open_calls)}"
         if m.get('type')=='reasoning':  # "Item 'rs_..' of type 'reasoning' was provided without its required following item"
-            assert i+1 < len(msgs), f"$[{i}]: a reasoning item needs the item that followed it"
+            assert i+1 < len(msgs) and _model_side(msgs[i+1]), f"$[{i}]: a reasoning item needs the item that followed it"
 
 def _rules_chat(msgs):
     for i, m in enumerate(msgs):
@@ -412,12 +425,28 @@ def _rules_chat(msgs):
             while k >= 0 and msgs[k].get('role')=='tool': k -= 1
             assert k >= 0 and msgs[k].get('role')=='assistant' and msgs[k].get('tool_calls'), f"$[{i}]: tool message not after tool calls"
 
+_ID = __import__('re').compile(r'[a-zA-Z0-9_-]+')
+
 def _rules_anthropic(msgs):
     prev_uses = set()
+    # "The first message must always use the user role" (messages: first message must use the "user" role)
+    assert not msgs or msgs[0]['role']=='user', "$[0]: 'messages: first message must use the \"user\" role'"
+    ncc = sum(1 for m in msgs if isinstance(m['content'], list) for b in m['content'] if b.get('cache_control'))
+    assert ncc <= 4, f"'A maximum of 4 blocks with cache_control may be provided. Found {ncc}.'"
+    if msgs and msgs[-1]['role']=='assistant':
+        c = msgs[-1]['content']
+        last = c if isinstance(c, str) else (c[-1].get('text') if c and c[-1].get('type')=='text' else None)
+        assert last is None or last==last.rstrip(), "'messages: final assistant content cannot end with trailing whitespace'"
     for i, m in enumerate(msgs):
         c = m['content']
         assert c, f"$[{i}]: 'messages: all messages must have non-empty content'"  # except an optional final assistant turn
         if isinstance(c, str): continue
+        kinds = [b.get('type')=='tool_result' for b in c]
+        # "In the user message containing tool results, the tool_result blocks must come FIRST in the content array"
+        assert kinds==sorted(kinds, reverse=True), f"$[{i}]: tool_result blocks must come first in the content"
+        for j, b in enumerate(c):
+            if b.get('type')=='tool_use':  # "messages.N.content.M.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
+                assert _ID.fullmatch(b['id']), f"$[{i}].content[{j}].id: String should match pattern '^[a-zA-Z0-9_-]+$'"
         for j, b in enumerate(c):
             if b.get('type')=='text': assert not _blank(b['text']), f"$[{i}].content[{j}]: 'text content blocks must contain non-whitespace text'"
             if b.get('type')=='tool_result':
@@ -434,7 +463,13 @@ def _rules_gemini(contents):
 
 def _rules_bedrock(msgs):
     names = []
+    # "A conversation must start with a user message. Try again with a conversation that starts with a user message."
+    assert not msgs or msgs[0]['role']=='user', "$[0]: 'A conversation must start with a user message'"
     for i, m in enumerate(msgs):
+        for j, b in enumerate(m['content']):
+            tid = (b.get('toolUse') or b.get('toolResult') or {}).get('toolUseId')
+            # botocore's ToolUseId: min 1, max 64, pattern [a-zA-Z0-9_-]+ (newer models add '.' and ':'; the narrower one holds for both)
+            if tid is not None: assert _ID.fullmatch(tid) and len(tid) <= 64, f"$[{i}].content[{j}]: toolUseId {tid!r} breaks ToolUseId"
         assert m['content'], f"$[{i}]: empty content"
         if i: assert m['role']!=msgs[i-1]['role'], f"$[{i}]: 'A conversation must alternate between user and assistant roles'"
         for j, b in enumerate(m['content']):
@@ -445,6 +480,13 @@ def _rules_bedrock(msgs):
         if any('document' in b for b in m['content']):
             assert any('text' in b for b in m['content']), f"$[{i}]: a message with a document needs a text block"
     assert len(set(names))==len(names), f"'Messages can't contain duplicate document names': {names}"
+
+def rules_gemini3(contents):
+    "Gemini 3: 'Function call is missing a thought_signature in functionCall parts' (the first call of each model turn needs one)"
+    for i, c in enumerate(contents):
+        fcs = [p for p in c.get('parts') or [] if 'function_call' in p or 'functionCall' in p]
+        if c.get('role')=='model' and fcs:
+            assert fcs[0].get('thought_signature') or fcs[0].get('thoughtSignature'), f"$[{i}]: 'Function call is missing a thought_signature'"
 
 RULES = dict(openai=_rules_openai, openai_chat=_rules_chat, anthropic=_rules_anthropic, gemini=_rules_gemini, bedrock=_rules_bedrock)
 

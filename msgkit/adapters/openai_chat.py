@@ -187,8 +187,8 @@ def fix_item(self:OpenAIChatAdapter, d):
 def parse_item(self:OpenAIChatAdapter, d):
     c = d.get('content')
     if d.get('role')=='tool':
-        return 'user', [tool_result_part(d['tool_call_id'], [text_part(c)] if isinstance(c, str) else [self.parse_block(o) for o in c])]
-    parts = [text_part(c)] if isinstance(c, str) and c else [self.parse_block(o) for o in c or [] if isinstance(o, dict)]
+        return 'user', [tool_result_part(d['tool_call_id'], [text_part(c)] if isinstance(c, str) else [self.read_block(o) for o in c])]
+    parts = [text_part(c)] if isinstance(c, str) and c else [self.read_block(o) for o in c or [] if isinstance(o, dict)]
     if d.get('refusal'): parts.append(text_part(d['refusal']))
     calls = [tool_call_part(o['id'], o['function']['name'], _args(o['function'].get('arguments'))) for o in d.get('tool_calls') or []]
     return d['role'], parts + calls
