@@ -140,10 +140,9 @@ def test_format_to_api(fmt, target):
     assert len(res)==1 and ANSWER in ''.join(p.text for p in res[0].content if p.type=='text')
     if target in ('anthropic', 'gemini', 'bedrock', 'openai'): assert res[0].id is None or res[0].id==calls[0]['id'] or target=='gemini'
     kept = [p for _, ps in read_parts(msgs) for p in ps if p.type=='thinking']
-    if target in own_apis(own): assert kept and not [l for l in ls if l['what'].startswith('reasoning') and 'unnamed' not in l['what'] and own!='claude'], ls
-    elif own is not None or fmt in ('tenxgraph', 'verifiers'):
-        assert not kept or target=='openai_chat' and False
-        assert any(l['what'].startswith('reasoning') for l in ls), ls
+    if target in own_apis(own): assert [p.get('signature') for p in kept][:1] == [SIG], 'signed reasoning lost for its own API'
+    else: assert not kept, kept
+    if fmt!='ant_ai' and target not in own_apis(own): assert any(l['what'].startswith('reasoning') for l in ls), ls
 
 @pytest.mark.parametrize('target', APIS)
 @pytest.mark.parametrize('src', APIS)

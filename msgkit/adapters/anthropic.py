@@ -38,10 +38,10 @@ _ablock = By('type', text=S('type','text','citations', cache_control=_cc), image
              tool_result=S('type','tool_use_id','content','is_error','toolset_name', cache_control=_cc),
              server_tool_use=S('type','id','name','input','caller', cache_control=_cc),
              container_upload=S('type','file_id', cache_control=_cc),
-             mcp_tool_use=S('type','id','name','input','server_name', cache_control=_cc),
-             mcp_tool_result=S('type','tool_use_id','content','is_error', cache_control=_cc),
-             **{t:S('type','tool_use_id','content','caller', cache_control=_cc) for t in _res_types})
-_ablock['tool_result']['content'] = OneOf(str, [_ablock])
+             web_search_tool_result=S('type','tool_use_id','content','caller', cache_control=_cc),
+             web_fetch_tool_result=S('type','tool_use_id','content','caller', cache_control=_cc),
+             **{t:S('type','tool_use_id','content', cache_control=_cc) for t in _res_types[2:]})
+_ablock['tool_result']['content'] = OneOf(str, [By('type', **{k:_ablock[k] for k in ('text','image','search_result','document')})])
 _amsg = S(role=OneOf('user','assistant'), content=OneOf(str, [_ablock]), _need=('role','content'))
 
 # %% ../../nbs/11_anthropic.ipynb #8ab02be4

@@ -43,7 +43,8 @@ _ocontent = OneOf(str, [_oblock])
 _omsg = S('id','status','phase', type='message', role=OneOf('user','assistant','system','developer'), content=_ocontent, _need=('role','content'))
 _oitem = OneOf(_omsg, By('type', message=_omsg,
     function_call=S('type','id','call_id','name','arguments','status','async','caller','namespace', _need=('call_id','name','arguments')),
-    function_call_output=S('type','id','call_id','status','caller','name','namespace', output=_ocontent, _need=('call_id','output')),
+    function_call_output=S('type','id','call_id','status','caller','name','namespace', _need=('call_id','output'),
+                           output=OneOf(str, [By('type', **{k:_oblock[k] for k in ('input_text','input_image','input_file')})])),
     reasoning=S('type','id','summary','content','encrypted_content','status'),
     **{t:None for t in _items - {'message','function_call','function_call_output','reasoning'}}))
 

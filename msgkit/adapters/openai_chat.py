@@ -23,12 +23,13 @@ _cpart = By('type', text=S('type','text', prompt_cache_breakpoint=_bp), refusal=
             file=S('type', file=S('file_data','file_id','filename'), prompt_cache_breakpoint=_bp))
 # `extra_content`: Gemini's OpenAI-compatible endpoint sends its thought signatures there and needs them back
 _ccall = By('type', function=S('id','type','extra_content', function=S('name','arguments')), custom=S('id','type', custom=S('name','input')))
-_cc = OneOf(str, [_cpart])
-_cmsg = By('role', system=S('role','name', content=_cc, _need=('content',)), developer=S('role','name', content=_cc, _need=('content',)),
-           user=S('role','name', content=_cc, _need=('content',)),
-           assistant=S('role','name','refusal', audio=S('id'), content=OneOf(str, type(None), [_cpart]), function_call=S('name','arguments'),
+_ctext = OneOf(str, [By('type', text=_cpart['text'])])
+_cmsg = By('role', system=S('role','name', content=_ctext, _need=('content',)), developer=S('role','name', content=_ctext, _need=('content',)),
+           user=S('role','name', content=OneOf(str, [By('type', **{k:_cpart[k] for k in ('text','image_url','input_audio','file')})]), _need=('content',)),
+           assistant=S('role','name','refusal', audio=S('id'), content=OneOf(str, type(None), [By('type', text=_cpart['text'], refusal=_cpart['refusal'])]),
+                       function_call=S('name','arguments'),
                        tool_calls=[_ccall]),
-           tool=S('role','tool_call_id', content=_cc, _need=('tool_call_id','content')), function=S('role','name','content', _need=('name','content')))
+           tool=S('role','tool_call_id', content=_ctext, _need=('tool_call_id','content')), function=S('role','name','content', _need=('name','content')))
 
 @register
 class OpenAIChatAdapter(Adapter):
