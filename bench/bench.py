@@ -50,6 +50,12 @@ def main():
            dict(type='content_block_start', index=0, content_block=dict(type='text', text=''))]
     evs += [dict(type='content_block_delta', index=0, delta=dict(type='text_delta', text='word ')) for _ in range(20_000)]
     evs += [dict(type='content_block_stop', index=0), dict(type='message_delta', delta=dict(stop_reason='end_turn'), usage=dict(output_tokens=20_000)), dict(type='message_stop')]
+    for n in (10_000, 100_000):  # same-role runs are merged in one pass: the time grows with n, not n squared
+        us = [dict(role='user', content=f'u{i}') for i in range(n)]
+        t = time.perf_counter(); msgkit.mk_msgs(us, api='anthropic'); res[f'msgkit_only.anthropic.merge_{n//1000}k_user_turns.ms'] = round((time.perf_counter()-t)*1000, 1)
+    chat = [dict(role='user', content='q'), dict(role='assistant', content='', tool_calls=[dict(id='c1', type='function', function=dict(name='f', arguments='{}'))]),
+            dict(role='tool', tool_call_id='c1', content='ok')] * 33
+    res['msgkit_only.chat_history_99_to_anthropic.us'] = round(per_call(lambda: msgkit.mk_msgs(chat, api='anthropic'), 30), 1)
     t = time.perf_counter(); m = msgkit.stream_msg(evs); res['msgkit_only.anthropic.stream_20k_deltas.ms'] = round((time.perf_counter()-t)*1000, 1)
     assert len(m['content'][0]['text'])==100_000
     print(json.dumps(res, indent=1))

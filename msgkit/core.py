@@ -28,13 +28,13 @@ def _cache_last(res, ad, ttl):
     if i is None: raise ValueError(f"api={ad.name!r}: no message here can carry a cache mark")
     return res[:i] + [ad.cache(res[i], ttl)] + res[i+1:]
 
-def _finish(res, ad, cache, ttl, uncache=False):
-    "The adapter's rules, roles checked, cache marks placed, as `AttrDict`s"
+def _finish(res, ad, cache, ttl, uncache=False, history=True):
+    "The adapter's rules, roles checked, cache marks placed, as `AttrDict`s; for a whole `history`, its rules for a request too"
     if uncache: res = [ad.uncache(o) for o in res]
     res = ad.tidy(res)
     for o in res: ad.chk_role(o)
     if cache and res: res = _cache_last(res, ad, ttl)
-    ad.chk_history(res)
+    if history: res = ad.before_send(res)
     return [dict2obj(o, list_func=list) for o in res]
 
 # %% ../nbs/02_core.ipynb #11899ed2
@@ -54,7 +54,7 @@ def mk_msg(
     ad.chk_opts(kw)
     src = []
     ts = read_item(content, _role(role), ad, src)
-    its = _finish(render_history(ts, ad, kw, fetch, history=False), ad, cache, ttl)
+    its = _finish(render_history(ts, ad, kw, fetch, history=False), ad, cache, ttl, history=False)
     return its if len(its)!=1 or (src and src[0].resp_list) else its[0]
 
 # %% ../nbs/02_core.ipynb #95c15c39

@@ -181,12 +181,14 @@ def read_history(
     if not isinstance(h, (list,tuple)): h = [h]
     out = []
     for i,o in enumerate(h):
-        tok = _where.set(f"msgs[{i}]")
-        try: ts = [] if isinstance(o, list) and not o else read_item(o, role, ad)
-        finally: _where.reset(tok)
-        for t in ts: t.setdefault('at', i)
+        if type(o) is str: ts = [Turn(role=role, parts=[to_part(o)], at=i)]  # the common case, without the machinery
+        else:
+            tok = _where.set(f"msgs[{i}]")
+            try: ts = [] if isinstance(o, list) and not o else read_item(o, role, ad)
+            finally: _where.reset(tok)
+            for t in ts: t.setdefault('at', i)
         # each item takes a turn; one that brought its own role (a response, tool results) decides who is next
-        role = 'assistant' if (ts[-1].role if ts else role)=='user' else 'user'
+        role = 'assistant' if (ts[-1]['role'] if ts else role)=='user' else 'user'
         out += ts
     return out
 
@@ -314,8 +316,8 @@ def render_part(p, ad, role='user', kw=None, fetch=False):
 
 def render_turn(t, ad, kw=None, fetch=False)->list:
     "The items of `ad`'s form for turn `t` (plain text stays a string where the API takes one)"
-    ps,kw = t.parts,kw or {}
-    if len(ps)==1 and ps[0].type=='text' and 'native' not in ps[0] and not kw and not ps[0].get('extras'): res = [ad.text_msg(t.role, ps[0].text)]
+    ps,kw = t['parts'],kw or {}
+    if len(ps)==1 and not kw and ps[0]['type']=='text' and 'native' not in ps[0] and 'extras' not in ps[0]: res = [ad.text_msg(t['role'], ps[0]['text'])]
     else:
         blocks = []
         for j,p in enumerate(ps):
@@ -324,7 +326,7 @@ def render_turn(t, ad, kw=None, fetch=False)->list:
             finally: _where.reset(tok)
             if b is not None: blocks.append(b)
         res = _as_list(ad.msg(t.role, blocks)) if blocks else []
-    if t.get('name'):
+    if 'name' in t:
         if ad.msg_names: res = [{**o, 'name':t.name} if o.get('role') in ('user','assistant','system','developer') else o for o in res]
         else: lose(f"the name {t.name!r} of a {t.role} message", f"api={ad.name!r} has no names on messages", _where_of(t))
     return res
@@ -338,9 +340,11 @@ def render_history(
 )->list:
     "The messages of `api`'s form for `turns`, after the repairs every API needs (ids, tool groups); before the adapter's `tidy`"
     ad = get_api(api) if isinstance(api, str) else api
-    turns = pair_ids(turns, ad.needs_ids)
-    if history: turns = tool_groups(turns)
-    turns,out = map_ids(turns, ad.id_chars, ad.id_max),[]
+    if any(p['type'] in ('tool_call','tool_result') for t in turns for p in t['parts']):  # the repairs have nothing to do otherwise
+        turns = pair_ids(turns, ad.needs_ids)
+        if history: turns = tool_groups(turns)
+        turns = map_ids(turns, ad.id_chars, ad.id_max)
+    out = []
     for t in turns:
         nat = t.get('native')
         if nat is not None and ad.fits_item(nat): out.append(ad.fix_item(drop_none(copy.deepcopy(nat))))

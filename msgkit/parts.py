@@ -352,9 +352,9 @@ def parse_item(self:Adapter, d:dict)->tuple:
     return m[0], [text_part(m[1])] if isinstance(m[1], str) else [self.read_block(o) for o in m[1]]
 
 @patch
-def chk_history(self:Adapter, msgs:list):
-    "Raise a clear error for a finished history (cache marks placed) that breaks a rule of this API; the default checks nothing"
-    pass
+def before_send(self:Adapter, msgs:list)->list:
+    "A finished history (cache marks placed) as it may be sent: rules about its last turn or its totals; the default changes nothing"
+    return msgs
 
 @patch
 def items(self:Adapter, x):

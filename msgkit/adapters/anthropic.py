@@ -172,19 +172,20 @@ def _b64_len(x):
 
 @patch
 def tidy(self:AnthropicAdapter, msgs):
-    "Merged turns, tool results first in their turn, no trailing whitespace in a prefill, at most 32 MB"
+    "Merged turns, tool results first in their turn, at most 32 MB"
     msgs = [_results_first(m) for m in Adapter.tidy(self, msgs)]
-    if msgs and msgs[-1].get('role')=='assistant': msgs[-1] = _rstrip(msgs[-1])
     n = _b64_len(msgs)
     if n>_max_req: raise ValueError(f"api='anthropic' takes requests of at most {_max_req:,} bytes; this history's base64 alone is {n:,}")
     return msgs
 
 @patch
-def chk_history(self:AnthropicAdapter, msgs):
-    "'A maximum of 4 blocks with cache_control may be provided': a clear error before the API's"
+def before_send(self:AnthropicAdapter, msgs):
+    "No trailing whitespace in a final assistant turn (a prefill); 'A maximum of 4 blocks with cache_control': a clear error first"
+    if msgs and msgs[-1].get('role')=='assistant': msgs = msgs[:-1] + [_rstrip(msgs[-1])]
     n = sum(1 for m in msgs if isinstance(m.get('content'), list) for b in m['content'] if isinstance(b, dict) and b.get('cache_control'))
     if n>4: raise ValueError(f"api='anthropic' takes at most 4 cache breakpoints; this history has {n}: "
                              "pass cache_last_ckpt_only=True to keep only the last one")
+    return msgs
 
 def _results_first(m):
     "A user message whose tool results come first: 'Any text must come AFTER all tool results' (else a 400)"
