@@ -111,8 +111,7 @@ def _resp_turns(x):
     for src in _adapters():
         its = src.items(x)
         if its is None: continue
-        model = (x.get('model') or x.get('modelVersion') or x.get('model_version')) if isinstance(x, dict) else \
-                getattr(x, 'model', None) or getattr(x, 'model_version', None)
+        model = src.model_of(x)
         ts = [t for d in its for t in _read_dict(d, 'assistant', src) or _item_turns(d, src)]
         for t in ts:
             t['src'] = src.name

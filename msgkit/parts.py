@@ -362,6 +362,12 @@ def items(self:Adapter, x):
     return None
 
 @patch
+def model_of(self:Adapter, x):
+    "The model that made response `x` (an SDK object or its dict), where it says"
+    m = x.get('model') if isinstance(x, dict) else getattr(x, 'model', None)
+    return m if isinstance(m, str) else None
+
+@patch
 def resp(self:Adapter, x):
     "Response `x` as a plain dict, if it is one of this API's responses; else `None`"
     return dump(x) if self.items(x) is not None else None

@@ -435,3 +435,30 @@ def test_losses_of_documents_and_error_flags():
     for api in ('openai', 'openai_chat'):
         _, ls = losses(mk_toolres, c, 'boom', api=api, is_error=True)
         assert [l['what'] for l in ls] == ['the error flag of a tool result']
+
+# ---------------------------------------------------------------- calls that await their results, tuples, provenance
+AWAIT = dict(verifiers=3, ant_ai=3, mmsp=2, tenxgraph=3, langchain=3, langchain_dicts=3, openrouter=3)
+
+@pytest.mark.parametrize('target', APIS)
+@pytest.mark.parametrize('fmt', list(FORMATS))
+def test_format_awaiting_results(fmt, target):
+    "A format's history cut right after the model's tool call (its result is still being computed) keeps the call"
+    h, _ = FORMATS[fmt]()
+    req, ls = losses(mk_request, h[:AWAIT[fmt]], target, model='m')
+    msgs = accept(target, req)
+    assert [c['name'] for c in tool_calls(msgs)] == ['get_weather']
+    assert not [l for l in ls if l['what'].startswith('tool')]
+
+@pytest.mark.parametrize('api', APIS)
+def test_langchain_tuples(api):
+    msgs = mk_msgs([('system', SYSTEM), ('human', Q), ('ai', 'Sunny.'), ('user', THANKS)][1:], api=api)
+    check(api, msgs)
+    assert msg_text(msgs) == f'{Q}\n\nSunny.\n\n{THANKS}'
+    assert system_of(api, mk_request([('system', SYSTEM), ('human', Q)], api, model='m')) == SYSTEM
+
+def test_provenance():
+    "Turns from a response know the API and the model that made them"
+    t = read_history([Q, anthropic_message(), gemini_response(), openai_response()])
+    assert [(o.get('src'), o.get('model')) for o in t] == [(None, None), ('anthropic', 'claude-sonnet-4-5-20250929'), ('gemini', 'gemini-2.5-flash'),
+                                                            ('openai', t[3].get('model')), ('openai', t[3].get('model'))][:len(t)]
+    assert t[3]['model']

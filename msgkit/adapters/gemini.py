@@ -134,6 +134,11 @@ def parse_item(self:GeminiAdapter, d):
     return role,ps
 
 @patch
+def model_of(self:GeminiAdapter, x):
+    m = (_g(x, 'model_version') if isinstance(x, dict) else getattr(x, 'model_version', None))
+    return m if isinstance(m, str) else None
+
+@patch
 def mergeable(self:GeminiAdapter, a, b): return a.get('role')==b.get('role') and set(a)=={'role','parts'}==set(b)
 @patch
 def join(self:GeminiAdapter, run): return dict(role=run[0]['role'], parts=[o for m in run for o in m['parts']])

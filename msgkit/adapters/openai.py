@@ -70,6 +70,7 @@ class OpenAIAdapter(Adapter):
         if 'file' in p: return dict(type='input_image', file_id=p.file, detail=detail) if p.type=='image' else dict(type='input_file', file_id=p.file)
         if p.type=='image': return dict(type='input_image', image_url=p.get('url') or _data_uri(p), detail=detail)
         if is_text_mt(p.mt) or 'text' in p or 'chunks' in p: return dict(type='input_text', text=_doc_text(p))
+        if p.get('context'): lose("a document's context", "api='openai' has no place for it beside a file")
         if 'url' in p: return dict(type='input_file', file_url=p.url)
         return dict(type='input_file', filename=p.get('filename') or _filename(p), file_data=_data_uri(p))
 

@@ -60,6 +60,7 @@ class OpenAIChatAdapter(Adapter):
         if p.type=='image': return dict(type='image_url', image_url=dict(url=p.get('url') or _data_uri(p), **({'detail':detail} if detail else {})))
         if p.type=='audio': return dict(type='input_audio', input_audio=dict(data=b64(p.data), format=_audio_fmt[p.mt]))
         if p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(type='text', text=_doc_text(p))
+        if p.get('context'): lose("a document's context", "api='openai_chat' has no place for it beside a file")
         return dict(type='file', file=dict(filename=p.get('filename') or _filename(p), file_data=_data_uri(p)))
 
     def msg(self, role, blocks):
