@@ -58,13 +58,6 @@ def mk_msg(
     return its if len(its)!=1 or (src and src[0].resp_list) else its[0]
 
 # %% ../nbs/02_core.ipynb #95c15c39
-def _chk_start(ts, ad):
-    "A clear error for a history that starts with the model's turn, where the API wants a user's first"
-    t = first(o for o in ts if o.role not in ('system','developer'))
-    if ad.first_user and t is not None and t.role=='assistant':
-        raise ValueError(f"api={ad.name!r} needs a history that starts with a user turn; msgs[{t.get('at', 0)}] is the assistant's "
-                         "(a history cut to a window should start at a user turn)")
-
 @reports
 def mk_msgs(
     msgs:list, # The history: each item anything `mk_msg` takes
@@ -80,7 +73,6 @@ def mk_msgs(
     ad = get_api(api)
     ad.chk_opts(kw)
     ts = read_history(msgs, ad=ad)
-    _chk_start(ts, ad)
     return _finish(render_history(ts, ad, kw, fetch), ad, cache, ttl, cache_last_ckpt_only)
 
 # %% ../nbs/02_core.ipynb #62199914
@@ -157,7 +149,6 @@ def mk_request(
     ad = get_api(api)
     bkw = {k:kw.pop(k) for k in list(kw) if k in ad.opts}
     system,ts = _lift(read_history(msgs, ad=ad), system, ad)
-    _chk_start(ts, ad)
     res = _finish(render_history(ts, ad, bkw, fetch), ad, cache, ttl, cache_last_ckpt_only)
     return ad.request(res, model=model, system=system, **kw)
 

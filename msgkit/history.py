@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['LossWarning', 'lose', 'reports', 'tool_args', 'read_part', 'read_item', 'read_history', 'pair_ids', 'tool_groups',
-           'fit_id', 'map_ids', 'render_part', 'render_turn', 'render_history']
+           'fit_id', 'map_ids', 'render_part', 'render_turn', 'render_history', 'chk_start']
 
 # %% ../nbs/01a_history.ipynb #bb2968d1
 import base64, copy, contextvars, hashlib, json, re, warnings
@@ -83,8 +83,7 @@ def read_part(o, ad=None)->Part:
         if o.get('type') in _ntypes and not _owner(o, ad=ad): return _neutral_part(o)
         src = _owner(o, ad=ad)
         if not src: raise ValueError(f"Unrecognised content block{f' for api={ad.name!r}' if ad else ''}: {str(o)[:100]}")
-        p = _parse(src, o)
-        return p if 'raw' in p else Part({**p, 'native':o})
+        return _parse(src, drop_none(o))
     return to_part(o)
 
 # %% ../nbs/01a_history.ipynb #16b7fd22
@@ -198,6 +197,10 @@ def _changed(t, parts):
     "`t` with `parts` instead of its own; no longer `native` (the dict it came as says something else now)"
     return turn(t.role, parts, **{k:v for k,v in t.items() if k not in ('role','parts','native')})
 
+def _set(p, **kw)->Part:
+    "Part `p` changed by a repair: no longer its `native` block, which says otherwise"
+    return Part({**{k:v for k,v in p.items() if k!='native'}, **kw})
+
 def pair_ids(turns:list, needs_ids=True)->list:
     "Turns whose tool results carry their call's name, and (if `needs_ids`) whose id-less calls and results share made ids"
     names,pending,seen,out = {},{},{},[]
@@ -205,15 +208,15 @@ def pair_ids(turns:list, needs_ids=True)->list:
         ps = []
         for p in t.parts:
             if p.type=='tool_call':
-                if p.id is None and needs_ids: p = Part({**p, 'id':next_call_id(seen, p.name, p.args)})
+                if p.id is None and needs_ids: p = _set(p, id=next_call_id(seen, p.name, p.args))
                 names[p.id] = p.name
                 pending.setdefault(p.name, []).append(p.id)
             elif p.type=='tool_result':
-                if not p.get('name') and p.id in names: p = Part({**p, 'name':names[p.id]})
+                if not p.get('name') and p.id in names: p = _set(p, name=names[p.id])
                 if p.id is None and needs_ids:
                     q = pending.get(p.name)
                     if not q: raise ValueError(f"A result for tool {p.name!r} has no call id and no call before it: pass the call to mk_toolres")
-                    p = Part({**p, 'id':q.pop(0)})
+                    p = _set(p, id=q.pop(0))
             ps.append(p)
         out.append(t if all(a is b for a,b in zip(ps, t.parts)) else _changed(t, ps))
     return out
@@ -273,7 +276,7 @@ def map_ids(turns:list, chars=None, mx=None)->list:
     if chars is None and mx is None: return turns
     out = []
     for t in turns:
-        ps = [Part({**p, 'id':fit_id(p.id, chars, mx)}) if p.type in ('tool_call','tool_result') and fit_id(p.id, chars, mx)!=p.id else p for p in t.parts]
+        ps = [_set(p, id=fit_id(p.id, chars, mx)) if p.type in ('tool_call','tool_result') and fit_id(p.id, chars, mx)!=p.id else p for p in t.parts]
         out.append(t if all(a is b for a,b in zip(ps, t.parts)) else _changed(t, ps))
     return out
 
@@ -343,9 +346,18 @@ def render_history(
         turns = pair_ids(turns, ad.needs_ids)
         if history: turns = tool_groups(turns)
         turns = map_ids(turns, ad.id_chars, ad.id_max)
+    if history: chk_start(turns, ad)
     out = []
     for t in turns:
         nat = t.get('native')
-        if nat is not None and ad.fits_item(nat): out.append(ad.fix_item(drop_none(copy.deepcopy(nat))))
+        if nat is not None and (ad.fits_item(nat) or ad.fits_item(nat := ad.fix_item(drop_none(nat)))):  # as it is, or without response-only fields
+            out.append(ad.fix_item(drop_none(copy.deepcopy(nat))))
         else: out += render_turn(t, ad, kw, fetch)
     return out
+
+def chk_start(turns, ad):
+    "A clear error for a history (after its repairs) that starts with the model's turn, where the API wants a user's first"
+    t = first(o for o in turns if o['role'] not in ('system','developer'))
+    if ad.first_user and t is not None and t['role']=='assistant':
+        raise ValueError(f"api={ad.name!r} needs a history that starts with a user turn; {_where_of(t)} is the assistant's "
+                         "(a history cut to a window should start at a user turn)")

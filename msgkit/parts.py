@@ -28,9 +28,11 @@ def text_part(s:str)->Part:
     "A text part; blank text becomes '.', as the providers reject empty text blocks"
     return Part(type='text', text=s if s.strip() else '.')
 
-def tool_call_part(id, name, args:dict)->Part:
-    "A call of tool `name` with `args`"
-    return Part(type='tool_call', id=id, name=name, args=args)
+def tool_call_part(id, name, args:dict, json:str=None)->Part:
+    "A call of tool `name` with `args` (`json`: the arguments' text as the API sent it, to send back unchanged); an empty id is none"
+    p = Part(type='tool_call', id=id or None, name=name, args=args)
+    if isinstance(json, str) and json.strip(): p['json'] = json
+    return p
 
 def tool_result_part(
     id, # The call's id (`None` for a Gemini call without one)
@@ -39,7 +41,7 @@ def tool_result_part(
     is_error=False, # The tool failed
 )->Part:
     "The result of tool call `id`"
-    return Part(type='tool_result', id=id, name=name, content=content, is_error=is_error)
+    return Part(type='tool_result', id=id or None, name=name, content=content, is_error=is_error)
 def call_id(name, args, n:int=0)->str:
     "A stable id for the `n`th tool call `name(**args)` in a turn that came without one (Gemini's often do)"
     import hashlib, json
@@ -339,10 +341,11 @@ def parse_block(self:Adapter, d:dict):
 
 @patch
 def read_block(self:Adapter, d:dict):
-    "`parse_block(d)`, noting as `extras` the keys of `d` (its `extra_keys`: cache marks, ...) that no other API has"
+    "`parse_block(d)` keeping `d` as the part's `native` block, and noting as `extras` the keys of `d` no other API has (`extra_keys`)"
     p = self.parse_block(d)
+    if 'raw' in p: return p
     ex = [k for k in self.extra_keys if d.get(k)]
-    return Part({**p, 'extras':(p.get('extras') or []) + ex}) if ex and 'raw' not in p else p
+    return Part({**p, 'native':d, **({'extras':(p.get('extras') or []) + ex} if ex else {})})
 
 @patch
 def parse_item(self:Adapter, d:dict)->tuple:

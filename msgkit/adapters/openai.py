@@ -64,7 +64,7 @@ class OpenAIAdapter(Adapter):
         if detail not in ('auto','low','high','original'): raise ValueError(f"api='openai' takes detail auto, low, high or original, not {detail!r}")
         if p.type=='text': return dict(type='input_text', text=p.text)
         if 'raw' in p: return copy.deepcopy(p.raw)
-        if p.type=='tool_call': return dict(type='function_call', call_id=p.id or p.name, name=p.name, arguments=json.dumps(p.args))
+        if p.type=='tool_call': return dict(type='function_call', call_id=p.id or p.name, name=p.name, arguments=p.get('json') or json.dumps(p.args))
         if p.type=='tool_result' and p.is_error: lose('the error flag of a tool result', "api='openai' has none: the result's text says it")
         if p.type=='tool_result': return dict(type='function_call_output', call_id=p.id or p.name, output=self.output(p.content, detail))
         if 'file' in p: return dict(type='input_image', file_id=p.file, detail=detail) if p.type=='image' else dict(type='input_file', file_id=p.file)
@@ -146,7 +146,10 @@ def _clean_item(d):
 @patch
 def reads(self:OpenAIAdapter, d): return d.get('type') in _blocks
 @patch
-def fix_item(self:OpenAIAdapter, d): return _clean_item(d)
+def fix_item(self:OpenAIAdapter, d):
+    "`_clean_item`, with the SDK's Python field name `async_` (a `model_dump()` without aliases) as the API spells it"
+    if 'async_' in d: d = {('async' if k=='async_' else k):v for k,v in d.items()}
+    return _clean_item(d)
 @patch
 def owns_item(self:OpenAIAdapter, d): return d.get('type') in _items
 
@@ -159,7 +162,7 @@ def _args(a):
 @patch
 def parse_item(self:OpenAIAdapter, d):
     t = d.get('type')
-    if t=='function_call': return 'assistant', [tool_call_part(d.get('call_id'), d['name'], _args(d.get('arguments')))]
+    if t=='function_call': return 'assistant', [tool_call_part(d.get('call_id'), d['name'], _args(d.get('arguments')), d.get('arguments'))]
     if t=='function_call_output':
         o = d['output']
         return 'user', [tool_result_part(d.get('call_id'), [text_part(o)] if isinstance(o, str) else [self.parse_block(b) for b in o])]

@@ -22,7 +22,7 @@ _cpart = By('type', text=S('type','text', prompt_cache_breakpoint=_bp), refusal=
             input_audio=S('type', input_audio=S('data','format'), prompt_cache_breakpoint=_bp),
             file=S('type', file=S('file_data','file_id','filename'), prompt_cache_breakpoint=_bp))
 # `extra_content`: Gemini's OpenAI-compatible endpoint sends its thought signatures there and needs them back
-_ccall = By('type', function=S('id','type','extra_content', function=S('name','arguments')), custom=S('id','type', custom=S('name','input')))
+_ccall = By('type', function=S('id','type','extra_content', function=S('name','arguments', _need=('name','arguments'))), custom=S('id','type', custom=S('name','input')))
 _ctext = OneOf(str, [By('type', text=_cpart['text'])])
 _cmsg = By('role', system=S('role','name', content=_ctext, _need=('content',)), developer=S('role','name', content=_ctext, _need=('content',)),
            user=S('role','name', content=OneOf(str, [By('type', **{k:_cpart[k] for k in ('text','image_url','input_audio','file')})]), _need=('content',)),
@@ -48,7 +48,7 @@ class OpenAIChatAdapter(Adapter):
             raise ValueError(f"api='openai_chat' takes detail auto, low, high or original, not {detail!r}")
         if p.type=='text': return dict(type='text', text=p.text)
         if 'raw' in p: return copy.deepcopy(p.raw)
-        if p.type=='tool_call': return dict(id=p.id or p.name, type='function', function=dict(name=p.name, arguments=json.dumps(p.args)))
+        if p.type=='tool_call': return dict(id=p.id or p.name, type='function', function=dict(name=p.name, arguments=p.get('json') or json.dumps(p.args)))
         if p.type=='thinking': return self.reasoning(p, reasoning_field=reasoning_field)
         if p.type=='tool_result':
             if p.is_error: lose('the error flag of a tool result', "api='openai_chat' has none: the result's text says it")
@@ -158,7 +158,7 @@ def parse_block(self:OpenAIChatAdapter, d):
     t = d.get('type')
     if t=='text': return text_part(d['text'])
     if t=='refusal': return text_part(d['refusal'])
-    if t=='function': return tool_call_part(d['id'], d['function']['name'], _args(d['function'].get('arguments')))
+    if t=='function': return tool_call_part(d['id'], d['function']['name'], _args(d['function'].get('arguments')), d['function'].get('arguments'))
     if t=='image_url':
         u = d['image_url']['url']
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
@@ -176,12 +176,11 @@ def owns_item(self:OpenAIChatAdapter, d):
     "A tool message, or an assistant message with tool calls, a refusal or audio (whose content may be `None`)"
     return (d.get('role')=='tool' and 'tool_call_id' in d) or (d.get('role')=='assistant' and bool({'tool_calls','refusal','audio'} & set(d)))
 
-_asst_keys = {'role','content','tool_calls','refusal','name','audio','function_call'}
 @patch
 def fix_item(self:OpenAIChatAdapter, d):
-    "An assistant message as requests take it: no response-only fields (`annotations`), `audio` as its id"
+    "An assistant message as requests take it: no empty response-only `annotations`, `audio` as its id, `content` always there"
     if d.get('role')!='assistant': return d
-    d = {k:v for k,v in d.items() if k in _asst_keys}
+    d = {k:v for k,v in d.items() if k!='annotations' or v}
     if isinstance(d.get('audio'), dict): d['audio'] = dict(id=d['audio']['id'])
     return {'content':None, **d}
 
@@ -189,10 +188,10 @@ def fix_item(self:OpenAIChatAdapter, d):
 def parse_item(self:OpenAIChatAdapter, d):
     c = d.get('content')
     if d.get('role')=='tool':
-        return 'user', [tool_result_part(d['tool_call_id'], [text_part(c)] if isinstance(c, str) else [self.read_block(o) for o in c])]
+        return 'user', [tool_result_part(d['tool_call_id'], [text_part(c)] if isinstance(c, str) else [self.read_block(o) for o in c or []] or [text_part('')])]
     parts = [text_part(c)] if isinstance(c, str) and c else [self.read_block(o) for o in c or [] if isinstance(o, dict)]
     if d.get('refusal'): parts.append(text_part(d['refusal']))
-    calls = [tool_call_part(o['id'], o['function']['name'], _args(o['function'].get('arguments'))) for o in d.get('tool_calls') or []]
+    calls = [tool_call_part(o['id'], o['function']['name'], _args(o['function'].get('arguments')), o['function'].get('arguments')) for o in d.get('tool_calls') or []]
     return d['role'], parts + calls
 
 @patch

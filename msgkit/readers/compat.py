@@ -27,7 +27,8 @@ def _content(c)->list:
 def _call(o)->Part:
     "A tool call, nested as Chat has it (`function`) or flat (`{id, name, arguments}`)"
     f = o.get('function') if isinstance(o.get('function'), dict) else o
-    return tool_call_part(o.get('id'), f['name'], tool_args(f.get('arguments', f.get('args'))))
+    a = f.get('arguments', f.get('args'))
+    return tool_call_part(o.get('id'), f['name'], tool_args(a), a)
 
 def _detail(e)->Part:
     "An OpenRouter `reasoning_details` entry: kept whole for Chat, its text and (Claude's) signature for Anthropic and Bedrock"
@@ -37,8 +38,10 @@ def _detail(e)->Part:
 def _reasoning(d)->list:
     "The reasoning of assistant message `d`, from the richest field it has"
     if isinstance(d.get('thinking_blocks'), list) and d['thinking_blocks']:
-        return [thinking_part(b.get('thinking'), b.get('signature'), api='anthropic', raw=b) if b.get('type')=='thinking' else
-                opaque_part('anthropic', b, 'thinking') for b in d['thinking_blocks'] if isinstance(b, dict)]
+        # Claude's blocks, kept whole for Anthropic; one without its signature is only its text (Anthropic would refuse it)
+        return [thinking_part(b.get('thinking'), b['signature'], api='anthropic', raw=b) if b.get('type')=='thinking' and b.get('signature') else
+                thinking_part(b.get('thinking')) if b.get('type')=='thinking' else opaque_part('anthropic', b, 'thinking')
+                for b in d['thinking_blocks'] if isinstance(b, dict)]
     if isinstance(d.get('reasoning_details'), list) and d['reasoning_details']:
         return [_detail(e) for e in d['reasoning_details'] if isinstance(e, dict)]
     txt = d.get('reasoning_content') or d.get('reasoning')
