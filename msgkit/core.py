@@ -15,7 +15,7 @@ from fastcore.utils import *
 from .sniff import *
 from .parts import *
 from .history import *
-from .history import _adapters, _role, _parse, _owner, _sdk, _as_list
+from .history import _adapters, _role, _parse, _owner, _sdk, _as_list, read_part
 
 # %% ../nbs/02_core.ipynb #4fd26857
 def _content(parts, ad, role, kw, fetch=False):
@@ -127,18 +127,19 @@ def _lift(ts, system, ad):
     "`(system prompt, turns)`: leading system and developer turns lifted into the system prompt, for APIs without a system role"
     if 'system' in ad.roles: return system, ts
     n = next((i for i,t in enumerate(ts) if t.role not in ('system','developer')), len(ts))
-    texts = [system] if system else []
-    for t in ts[:n]:
-        if any(p.type!='text' for p in t.parts): raise ValueError(f"api={ad.name!r} takes only text in a system prompt; msgs[{t.get('at', 0)}] holds more")
-        texts.append(''.join(p.text for p in t.parts))
-    return ('\n\n'.join(texts) or None), ts[n:]
+    mid = first(t for t in ts[n:] if t.role in ('system','developer'))
+    if mid is not None: raise ValueError(f"api={ad.name!r} takes a system prompt only before the conversation; msgs[{mid.get('at', 0)}] is a "
+                                         f"{mid.role} message in the middle: move it to the start, or send it as a user message")
+    if isinstance(system, str): system = [text_part(system)]
+    groups = ([[read_part(o, ad) for o in system]] if system else []) + [t.parts for t in ts[:n]]
+    return ad.system_prompt(groups) if groups else None, ts[n:]
 
 @reports
 def mk_request(
     msgs:list, # The history, as `mk_msgs` takes it; leading system messages go where the API wants them
     api:str='openai', # Target API
     model:str=None, # Model name (`modelId` for Bedrock)
-    system:str=None, # System prompt (before any system messages at the start of `msgs`)
+    system=None, # System prompt: text, or a list of blocks (before any system messages at the start of `msgs`)
     cache:bool=False, # Mark the last message as a cache breakpoint
     ttl:str=None, # Cache time to live
     cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint

@@ -80,10 +80,12 @@ def read_part(o, ad=None)->Part:
     "One content item (anything `to_part` takes, or a block of any API's form) as a part; a block keeps its dict as `native`"
     if _sdk(o): o = dump(o)
     if isinstance(o, dict) and not isinstance(o, Part):
+        o0,o = o,drop_none(o)  # a `model_dump()` that kept its `None` fields says no more than one without them
         if o.get('type') in _ntypes and not _owner(o, ad=ad): return _neutral_part(o)
         src = _owner(o, ad=ad)
         if not src: raise ValueError(f"Unrecognised content block{f' for api={ad.name!r}' if ad else ''}: {str(o)[:100]}")
-        return _parse(src, drop_none(o))
+        p = _parse(src, o)
+        return Part({**p, 'native':o0}) if 'native' in p and o0 is not o and src.owns(o0) else p  # `None`s a request needs stay
     return to_part(o)
 
 # %% ../nbs/01a_history.ipynb #16b7fd22
@@ -330,7 +332,7 @@ def render_turn(t, ad, kw=None, fetch=False)->list:
         res = _as_list(ad.msg(t.role, blocks)) if blocks else []
     if 'name' in t:
         if ad.msg_names: res = [{**o, 'name':t.name} if o.get('role') in ('user','assistant','system','developer') else o for o in res]
-        else: lose(f"the name {t.name!r} of a {t.role} message", f"api={ad.name!r} has no names on messages", _where_of(t))
+        else: lose(f"the name {t.name!r} of {'an' if t.role[0] in 'aeiou' else 'a'} {t.role} message", f"api={ad.name!r} has no names on messages", _where_of(t))
     return res
 
 def render_history(

@@ -412,6 +412,15 @@ def reasoning(self:Adapter, p, **kw):
 
 # %% ../nbs/01_parts.ipynb #05023098
 @patch
+def system_prompt(self:Adapter, groups:list):
+    "The system prompt, for APIs that take it apart from the messages, from `groups` (the parts of each system message)"
+    from msgkit.history import lose
+    for p in (p for g in groups for p in g):
+        if p.type!='text': raise ValueError(f"api={self.name!r} takes only text in a system prompt, not {p.type}")
+        for k in p.get('extras') or (): lose(f"{k} of a system prompt", f"api={self.name!r} has no place for it")
+    return '\n\n'.join(''.join(p.text for p in g) for g in groups) or None
+
+@patch
 def request(self:Adapter, msgs, model=None, system=None, **kw)->dict:
     "Keyword arguments for this API's SDK call"
     raise NotImplementedError

@@ -462,3 +462,120 @@ def test_provenance():
     assert [(o.get('src'), o.get('model')) for o in t] == [(None, None), ('anthropic', 'claude-sonnet-4-5-20250929'), ('gemini', 'gemini-2.5-flash'),
                                                             ('openai', t[3].get('model')), ('openai', t[3].get('model'))][:len(t)]
     assert t[3]['model']
+
+# ---------------------------------------------------------------- regressions from review
+def test_langchain_stream_chunk_tool_calls_win():
+    "A streamed AIMessageChunk's tool_use block holds input {}: LangChain's tool_calls are the source of truth"
+    from langchain_core.messages import HumanMessage, AIMessageChunk, ToolMessage, AIMessage
+    ai = AIMessageChunk(content=[{'type':'text','text':'Let me check','index':0},
+                                 {'type':'tool_use','id':'toolu_1','name':'w','input':{},'index':1,'partial_json':'{"city": "Paris"}'}],
+                        tool_call_chunks=[dict(name='w', args='{"city": "Paris"}', id='toolu_1', index=1)])
+    h = [HumanMessage('weather?'), ai, ToolMessage('Sunny', tool_call_id='toolu_1'), AIMessage('sunny'), HumanMessage('thanks')]
+    for api in APIS:
+        msgs = mk_msgs(h, api=api)
+        check(api, msgs)
+        assert [c['args'] for c in tool_calls(msgs)] == [{'city': 'Paris'}], api
+
+def test_langchain_legacy_function_call():
+    from langchain_core.messages import HumanMessage, AIMessage, FunctionMessage
+    h = [HumanMessage('x'), AIMessage('', additional_kwargs={'function_call':{'name':'f','arguments':'{"a": 1}'}}), FunctionMessage(name='f', content='res'),
+         AIMessage('ok'), HumanMessage('y')]
+    for api in APIS:
+        msgs = mk_msgs(h, api=api)
+        check(api, msgs)
+        assert [(c['name'], c['args']) for c in tool_calls(msgs)] == [('f', {'a': 1})]
+
+@pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
+def test_window_cut_at_tool_results(api):
+    "A window that starts with tool results: the orphans are dropped, then the start is checked (a clear error, not a 400)"
+    h = [dict(role='tool', tool_call_id='call_1', content='Sunny'), dict(role='assistant', content='It is sunny'), dict(role='user', content='thanks')]
+    with pytest.raises(ValueError, match='starts with a user turn'): mk_msgs(h, api=api)
+    check(api, mk_msgs(h[:1] + [dict(role='user', content='and now?')] + h[1:], api=api))
+
+def test_system_cache_marks_kept():
+    "A cache mark on an Anthropic system block stays in `system` (and counts against the 4); Bedrock's cache points likewise"
+    sysm = dict(role='system', content=[dict(type='text', text='Long system', cache_control={'type':'ephemeral'})])
+    r = mk_request([sysm, 'hi'], 'anthropic', model='m')
+    assert r['system'] == sysm['content']
+    check_anthropic(r['messages'], system=r['system'])
+    four = [dict(role=('user', 'assistant')[i%2], content=[dict(type='text', text=f't{i}', cache_control=dict(type='ephemeral'))]) for i in range(5)][:4] + ['q']
+    with pytest.raises(ValueError, match='at most 4 cache breakpoints'): mk_request([sysm] + four[:4] + [four[0]], 'anthropic', model='m')
+    r = mk_request([dict(role='system', content=[{'text':'Long'}, {'cachePoint':{'type':'default'}}]), 'hi'], 'bedrock', model='m')
+    assert r['system'] == [{'text':'Long'}, {'cachePoint':{'type':'default'}}]
+    check_bedrock(r['messages'], system=r['system'])
+    r, ls = losses(mk_request, [sysm, 'hi'], 'gemini', model='m')
+    assert r['config']['system_instruction'] == 'Long system' and ls[0]['what'] == 'cache_control of a system prompt'
+    with pytest.raises(ValueError, match='in the middle'): mk_request(['hi', dict(role='system', content='x'), 'a'], 'gemini')
+
+def test_same_api_replay_of_sdk_dumps():
+    "A Chat message's to_dict() (annotations: [], refusal: None) and Responses items' model_dump() (async_) replay unchanged"
+    from openai.types.chat import ChatCompletion
+    d = chat_completion(tool_call=True).model_dump()
+    d['choices'][0]['message']['tool_calls'][0]['function']['arguments'] = '{"city":"Paris", "n": 1.0}'
+    m = ChatCompletion.model_validate(d).choices[0].message.to_dict()
+    msgs, ls = losses(mk_msgs, ['hello', m, dict(role='tool', tool_call_id=m['tool_calls'][0]['id'], content='ok')], api='openai_chat')
+    assert msgs[1]['tool_calls'] == m['tool_calls'] and not ls
+    r = openai_response(text='Hi', tool_call=True)
+    items = [o.model_dump() for o in r.output]
+    msgs = mk_msgs(['q'] + items + [mk_toolres(tool_calls(r)[0], 'ok')], api='openai')
+    check('openai', msgs)
+    fc = next(o for o in msgs if o.get('type')=='function_call')
+    assert fc['id'] == r.output[-1].id and fc['arguments'] == r.output[-1].arguments
+
+@pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
+@pytest.mark.parametrize('h', [['hi', dict(role='assistant', content=''), 'again'],
+                               ['hi', dict(role='assistant', content=[dict(type='text', text='')]), 'again'],
+                               [dict(role='user', content=[dict(type='text', text='hi'), dict(type='text', text='  ')]), 'ok', 'again'],
+                               ['hi', dict(role='assistant', content='   ')],
+                               ['hi', dict(role='assistant', content=[dict(type='text', text='a'), dict(type='text', text=' ')])],
+                               ['hi', 'Hello  ']])
+def test_blank_text_and_prefills(api, h):
+    "'text content blocks must contain non-whitespace text', 'final assistant content cannot end with trailing whitespace'"
+    msgs = mk_msgs(h, api=api)
+    check(api, msgs)
+    if api=='bedrock' and msgs[-1]['role']=='assistant': assert msgs[-1]['content'][-1]['text'] == msgs[-1]['content'][-1]['text'].rstrip()
+
+def test_responses_output_message_without_ids():
+    "An output message stripped of id and status (store=False) is not the Responses form: it is rendered"
+    for m in (dict(role='assistant', content=[dict(type='output_text', text='a', annotations=[])]),
+              dict(type='message', role='assistant', content=[dict(type='output_text', text='a')])):
+        msgs = mk_msgs(['q', m, 'z'], api='openai')
+        check('openai', msgs)
+        assert msgs[1] == dict(role='assistant', content='a')
+
+def test_unsigned_thinking_blocks():
+    msgs, ls = losses(mk_msgs, ['q', dict(role='assistant', content='a', thinking_blocks=[dict(type='thinking', thinking='t')]), 'z'], api='anthropic')
+    check('anthropic', msgs)
+    assert ls[0]['what'] == 'reasoning from an unnamed API'
+
+@pytest.mark.parametrize('api', APIS)
+def test_empty_ids(api):
+    "Empty call ids are no ids: calls and results get made ids, the same on both, distinct for parallel calls"
+    call = lambda n: dict(id='', type='function', function=dict(name=n, arguments='{}'))
+    h = ['q1', dict(role='assistant', content=None, tool_calls=[call('w'), call('v')]),
+         dict(role='tool', tool_call_id='', name='w', content='a'), dict(role='tool', tool_call_id='', name='v', content='b'), 'next']
+    msgs = mk_msgs(h, api=api)
+    check(api, msgs)
+    ids = [c['id'] for c in tool_calls(msgs)]
+    if api!='gemini': assert len(set(ids)) == 2 and all(ids)
+
+def test_gemini_signatures_reported_elsewhere():
+    h = [{'role':'user','parts':[{'text':'q'}]}, {'role':'model','parts':[{'function_call':{'name':'w','args':{}}, 'thought_signature': b'abc'}]},
+         {'role':'user','parts':[{'function_response':{'name':'w','response':{'output':'x'}}}]}]
+    msgs, ls = losses(mk_msgs, h, api='anthropic')
+    check('anthropic', msgs)
+    assert [l['what'] for l in ls] == ['thought_signature of a tool_call block']
+    back, ls = losses(mk_msgs, h, api='gemini')
+    assert back == h and not ls
+
+def test_gemini_dump_with_none_fields():
+    "A Gemini Content.model_dump() that keeps its None fields replays to Gemini as it is, and goes to other APIs"
+    c = gemini_response(function_call=True).candidates[0].content.model_dump()
+    msgs = mk_msgs(['q', c], api='gemini')
+    check('gemini', msgs)
+    assert msgs[1] == gemini_response(function_call=True).candidates[0].content.model_dump(exclude_none=True)
+    check('anthropic', mk_msgs(['q', c, 'next'], api='anthropic'))
+
+def test_chat_tool_message_without_content():
+    msgs = mk_msgs(['q', CHAT_CALL, dict(role='tool', tool_call_id='call_1', content=None)], api='anthropic')
+    check('anthropic', msgs)

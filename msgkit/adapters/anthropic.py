@@ -84,7 +84,16 @@ class AnthropicAdapter(Adapter):
 
 # %% ../../nbs/11_anthropic.ipynb #d112f4b2
 @patch
+def system_prompt(self:AnthropicAdapter, groups):
+    "Text, or (when a system block carries a cache mark) the blocks, marks kept"
+    ps = [p for g in groups for p in g]
+    if not any(isinstance(p.get('native'), dict) and p.native.get('cache_control') for p in ps): return Adapter.system_prompt(self, groups)
+    if any(p.type!='text' for p in ps): raise ValueError("api='anthropic' takes only text blocks in a system prompt")
+    return [copy.deepcopy(p.native) if p.get('native') and self.owns(p.native) else dict(type='text', text=p.text) for p in ps]
+
+@patch
 def request(self:AnthropicAdapter, msgs, model=None, system=None, max_tokens=1024, **kw):
+    if isinstance(system, list): self.before_send([dict(role='user', content=system)] + list(msgs))  # breakpoints in the system count too
     return dict(**({'model':model} if model else {}), max_tokens=max_tokens, messages=msgs, **({'system':system} if system else {}), **kw)
 
 # %% ../../nbs/11_anthropic.ipynb #7fee723e
@@ -172,8 +181,8 @@ def _b64_len(x):
 
 @patch
 def tidy(self:AnthropicAdapter, msgs):
-    "Merged turns, tool results first in their turn, at most 32 MB"
-    msgs = [_results_first(m) for m in Adapter.tidy(self, msgs)]
+    "No blank text, merged turns, tool results first in their turn, at most 32 MB"
+    msgs = [_results_first(m) for m in Adapter.tidy(self, [o for o in map(_unblank, msgs) if o is not None])]
     n = _b64_len(msgs)
     if n>_max_req: raise ValueError(f"api='anthropic' takes requests of at most {_max_req:,} bytes; this history's base64 alone is {n:,}")
     return msgs
@@ -186,6 +195,17 @@ def before_send(self:AnthropicAdapter, msgs):
     if n>4: raise ValueError(f"api='anthropic' takes at most 4 cache breakpoints; this history has {n}: "
                              "pass cache_last_ckpt_only=True to keep only the last one")
     return msgs
+
+def _unblank(m):
+    "`m` without blank text ('text content blocks must contain non-whitespace text'); `None` for an assistant turn left empty"
+    c = m.get('content')
+    if isinstance(c, str): keep = c if c.strip() else None
+    elif isinstance(c, list):
+        keep = [b for b in c if not (isinstance(b, dict) and b.get('type')=='text' and isinstance(b.get('text'), str) and not b['text'].strip())]
+        if len(keep)==len(c): return m
+    else: return m
+    if keep: return {**m, 'content':keep}
+    return None if m.get('role')=='assistant' else {**m, 'content':'.'}  # "all messages must have non-empty content"
 
 def _results_first(m):
     "A user message whose tool results come first: 'Any text must come AFTER all tool results' (else a 400)"

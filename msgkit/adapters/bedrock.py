@@ -86,6 +86,17 @@ class BedrockAdapter(Adapter):
             return dict(reasoningContent=dict(reasoningText=dict(text=p.text, signature=p.signature)))
 
     limits = dict(image=(3_932_160,'raw'), document=(4_718_592,'raw'), video=(25*1024*1024,'b64'))
+    def system_prompt(self, groups):
+        "A list of system blocks: text, and the cache points a Bedrock system prompt already had"
+        ps = [p for g in groups for p in g]
+        if not any(p.get('api')=='bedrock' and 'cachePoint' in (p.get('raw') or {}) for p in ps): return Adapter.system_prompt(self, groups)
+        out = []
+        for p in ps:
+            if p.type=='text': out.append(dict(text=p.text))
+            elif p.get('api')=='bedrock' and 'cachePoint' in (p.get('raw') or {}): out.append(copy.deepcopy(p.raw))
+            else: raise ValueError(f"api='bedrock' takes only text and cache points in a system prompt, not {p.type}")
+        return out
+
     def request(self, msgs, model=None, system=None, **kw):
         if isinstance(system, str): system = [dict(text=system)]
         return dict(**({'modelId':model} if model else {}), messages=msgs, **({'system':system} if system else {}), **kw)
@@ -151,10 +162,26 @@ def _fix_blobs(blocks):
         if 'reasoningContent' in o: _blob(o['reasoningContent'], 'redactedContent')
         if 'toolResult' in o: _fix_blobs(o['toolResult'].get('content') or [])
 
+def _unblank(m):
+    "`m` without blank text ('The text field in the ContentBlock object is blank'); `None` for an assistant turn left empty"
+    c = m.get('content')
+    if not isinstance(c, list): return m
+    keep = [b for b in c if not (isinstance(b, dict) and isinstance(b.get('text'), str) and not b['text'].strip())]
+    if len(keep)==len(c): return m
+    if keep: return {**m, 'content':keep}
+    return None if m.get('role')=='assistant' else {**m, 'content':[dict(text='.')]}
+
+@patch
+def before_send(self:BedrockAdapter, msgs):
+    "A final assistant turn (a prefill) without trailing whitespace, which Claude on Bedrock refuses as Anthropic's API does"
+    c = msgs[-1].get('content') if msgs and msgs[-1].get('role')=='assistant' else None
+    if not c or not isinstance(c[-1].get('text'), str) or c[-1]['text']==c[-1]['text'].rstrip(): return msgs
+    return msgs[:-1] + [{**msgs[-1], 'content':c[:-1] + [{'text':c[-1]['text'].rstrip()}]}]
+
 @patch
 def tidy(self:BedrockAdapter, msgs):
-    "Merged turns, blobs as bytes, document names unique across the request, and at most 20 images and 5 documents, as Converse requires"
-    msgs,seen = Adapter.tidy(self, msgs),set()  # all msgkit's own dicts by now (copies of the caller's), so fixed in place
+    "No blank text, merged turns, blobs as bytes, unique document names, and at most 20 images and 5 documents, as Converse requires"
+    msgs,seen = Adapter.tidy(self, [o for o in map(_unblank, msgs) if o is not None]),set()  # all msgkit's own dicts by now (copies of the caller's), so fixed in place
     for m in msgs:
         _fix_blobs(m.get('content') or [])
         for o in m.get('content') or []:

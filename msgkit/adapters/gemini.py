@@ -39,7 +39,7 @@ class GeminiAdapter(Adapter):
     url_mts = _img_mts | _audio_mts | _video_mts | {'application/pdf'}
     str_content,file_refs = False,('gs://','https://generativelanguage.googleapis.com/')
     role_hint = ": use mk_request(msgs, api='gemini'), which puts leading system messages in `system_instruction`"
-    msg_shape,block_shape = _gmsg,_gpart
+    msg_shape,block_shape,extra_keys = _gmsg,_gpart,('thought_signature','thoughtSignature')
 
     def part(self, p, role='user'):
         self.chk(p)

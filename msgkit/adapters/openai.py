@@ -39,12 +39,16 @@ _bp = S('mode','ttl')
 _oblock = By('type', input_text=S('type','text', prompt_cache_breakpoint=_bp), output_text=S('type','text','annotations','logprobs'),
              input_image=S('type','image_url','file_id','detail', prompt_cache_breakpoint=_bp), refusal=S('type','refusal'),
              input_file=S('type','file_data','file_id','file_url','filename','detail', prompt_cache_breakpoint=_bp))
-_ocontent = OneOf(str, [_oblock])
-_omsg = S('id','status','phase', type='message', role=OneOf('user','assistant','system','developer'), content=_ocontent, _need=('role','content'))
+_in = By('type', **{k:_oblock[k] for k in ('input_text','input_image','input_file')})
+# an input message (EasyInputMessage, Message) holds input blocks; the model's own (ResponseOutputMessage) output text, with its id and status
+_imsg = S('status','phase', type='message', role=OneOf('user','assistant','system','developer'), content=OneOf(str, [_in]), _need=('role','content'))
+_outmsg = S('id','status','phase', type='message', role='assistant', content=[By('type', **{k:_oblock[k] for k in ('output_text','refusal')})],
+            _need=('id','status','type','role','content'))
+_omsg = OneOf(_imsg, _outmsg)
 _oitem = OneOf(_omsg, By('type', message=_omsg,
     function_call=S('type','id','call_id','name','arguments','status','async','caller','namespace', _need=('call_id','name','arguments')),
     function_call_output=S('type','id','call_id','status','caller','name','namespace', _need=('call_id','output'),
-                           output=OneOf(str, [By('type', **{k:_oblock[k] for k in ('input_text','input_image','input_file')})])),
+                           output=OneOf(str, [_in])),
     reasoning=S('type','id','summary','content','encrypted_content','status'),
     **{t:None for t in _items - {'message','function_call','function_call_output','reasoning'}}))
 

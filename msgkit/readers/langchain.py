@@ -67,8 +67,14 @@ class LangChain(Reader):
         if r=='assistant':
             if isinstance(kw.get('reasoning_content'), str) and not any(p.type=='thinking' for p in ps): ps = [thinking_part(kw['reasoning_content'])] + ps
             if kw.get('refusal'): ps.append(text_part(kw['refusal']))
+            # `tool_calls` is LangChain's source of truth: a streamed chunk's `tool_use` block holds `input: {}` and the arguments elsewhere
+            tcs = {o.get('id'):o for o in d.get('tool_calls') or [] if o.get('id')}
+            ps = [Part({**{k:v for k,v in p.items() if k!='native'}, 'args':tcs[p.id]['args']}) if p.type=='tool_call' and p.id in tcs
+                  and tcs[p.id].get('args') is not None and tcs[p.id]['args']!=p.args else p for p in ps]
             have = {p.id for p in ps if p.type=='tool_call'}
             ps += [tool_call_part(o.get('id'), o['name'], tool_args(o.get('args'))) for o in d.get('tool_calls') or [] if o.get('id') not in have or o.get('id') is None]
+            fc = kw.get('function_call')  # the legacy function-calling API, through langchain-openai
+            if isinstance(fc, dict) and not d.get('tool_calls'): ps.append(tool_call_part(None, fc['name'], tool_args(fc.get('arguments'))))
         return [turn(r, ps, src='langchain')] if ps else []
 
     def usage(self, x):

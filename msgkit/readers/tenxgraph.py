@@ -60,6 +60,8 @@ class TenXGraph(Reader):
     def read(self, d, role='user'):
         r = d['role']
         ps = [p for b in d['content'] if (p := _block(b)) is not None]
+        if isinstance(d.get('reasoning'), str) and d['reasoning'] and not any(p.type=='thinking' for p in ps):  # the deprecated field
+            ps = [thinking_part(d['reasoning'])] + ps
         return [turn('user' if r=='tool' else r, ps, src='tenxgraph')] if ps else []
     def usage(self, d):
         u = d.get('usages') if isinstance(d, dict) else None
