@@ -332,7 +332,7 @@ def render_turn(t, ad, kw=None, fetch=False)->list:
         res = _as_list(ad.msg(t.role, blocks)) if blocks else []
     if 'name' in t:
         if ad.msg_names: res = [{**o, 'name':t.name} if o.get('role') in ('user','assistant','system','developer') else o for o in res]
-        else: lose(f"the name {t.name!r} of {'an' if t.role[0] in 'aeiou' else 'a'} {t.role} message", f"api={ad.name!r} has no names on messages", _where_of(t))
+        else: lose(f"the name {t.name!r} of {'an' if t.role=='assistant' else 'a'} {t.role} message", f"api={ad.name!r} has no names on messages", _where_of(t))
     return res
 
 def render_history(
