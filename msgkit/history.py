@@ -7,7 +7,7 @@ __all__ = ['LossWarning', 'lose', 'reports', 'tool_args', 'read_part', 'read_ite
            'fit_id', 'map_ids', 'render_part', 'render_turn', 'render_history', 'chk_start']
 
 # %% ../nbs/01a_history.ipynb #bb2968d1
-import base64, copy, contextvars, hashlib, json, re, warnings
+import base64, binascii, copy, contextvars, hashlib, json, re, warnings
 from functools import wraps
 from pathlib import Path
 from fastcore.basics import first
@@ -28,7 +28,7 @@ def lose(what:str, why:str, where:str=None):
     "Report that `what` was dropped or downgraded, and `why`"
     ls = _losses.get()
     if ls is None: return
-    o = dict(where=where or _where.get() or 'input', what=what, why=why)
+    o = dict(where=where or _where.get() or 'content', what=what, why=why)
     if o not in ls: ls.append(o)
 
 def reports(f):
@@ -62,19 +62,19 @@ def _sdk(o): return hasattr(o, 'model_dump') and not isinstance(o, dict)
 def _parse(src, d, what='block'):
     "`src.parse_block(d)` (or `parse_item`), with a clear error for a malformed dict instead of a `KeyError`"
     try: return (src.parse_item if what=='item' else src.read_block)(d)
-    except (KeyError, IndexError, AttributeError, TypeError) as e:
+    except (KeyError, IndexError, AttributeError, TypeError, binascii.Error) as e:
         raise ValueError(f"Malformed {src.name} {what} ({type(e).__name__}: {e}): {str(d)[:100]}") from None
 
 def _owner(d, test='reads', ad=None):
     "The adapter (`ad` first) that reads block `d` (or, with `test='owns_item'`, whose top-level item `d` is)"
     return first(o for o in _adapters(ad) if getattr(o, test)(d))
 
-def tool_args(a):
-    "Tool-call arguments from the JSON text (or dict) an API or format gives"
+def tool_args(a, name=None):
+    "Tool-call arguments from the JSON text (or dict) an API or format gives for a call of `name`"
     if isinstance(a, (dict,list)) or a is None: return a if a is not None else {}
     if not isinstance(a, str): return a
     try: return json.loads(a) if a.strip() else {}
-    except json.JSONDecodeError: raise ValueError(f"Tool call arguments are not valid JSON: {a[:80]!r}") from None
+    except json.JSONDecodeError: raise ValueError(f"Tool call {name!r}: its arguments are not valid JSON: {a[:80]!r}") from None
 
 def read_part(o, ad=None)->Part:
     "One content item (anything `to_part` takes, or a block of any API's form) as a part; a block keeps its dict as `native`"
@@ -310,7 +310,9 @@ def render_part(p, ad, role='user', kw=None, fetch=False):
     if p.type in ('thinking','opaque'):
         if p.get('api')==ad.name and 'raw' in p: return copy.deepcopy(p.raw)
         b = ad.reasoning(p, **(kw or {})) if p.type=='thinking' else None
-        if b is None: lose(_what(p), f"only {p.get('api') or 'the API that made it'} can read it" if p.get('raw') else f"api={ad.name!r} has no place for it")
+        if b is None: lose(_what(p), f"only {p.get('api')} can read it" if p.get('raw') else
+                           f"api={ad.name!r} takes no reasoning of this kind" if p.get('signature') else
+                           "reasoning without its signature or encrypted form goes back to no API (to OpenAI-compatible servers with reasoning_field=)")
         return b
     p = _chk_calls(p, role)
     if not ad.takes(p): p = _fetched(p, fetch)

@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['Part', 'text_part', 'tool_call_part', 'tool_result_part', 'call_id', 'next_call_id', 'is_made_id', 'opaque_part',
            'mk_usage', 'drop_none', 'dump', 'Turn', 'turn', 'thinking_part', 'media', 'media_url', 'provider_file',
-           'to_part', 'register', 'apis', 'get_api', 'Adapter', 'OneOf', 'By', 'Shape', 'S', 'fits', 'reader', 'Reader',
-           'readers']
+           'to_part', 'register', 'apis', 'get_api', 'Adapter', 'OneOf', 'By', 'Shape', 'S', 'fits', 'chk_ttl_order',
+           'reader', 'Reader', 'readers']
 
 # %% ../nbs/01_parts.ipynb #dd19ae28
 import copy, importlib, pkgutil
@@ -450,6 +450,12 @@ def assemble(self:Adapter, events)->dict:
 def cache(self:Adapter, msg, ttl=None)->dict:
     "A copy of `msg` marked as a cache breakpoint"
     raise ValueError(f"api={self.name!r} has no cache breakpoints")
+
+def chk_ttl_order(api, ttls:list):
+    "Cache marks' TTLs (`'5m'`, `'1h'`) in history order: where the longer must come first, a `ValueError` if a 1h mark follows a 5m one"
+    if '1h' in ttls and '5m' in ttls and ttls.index('5m') < len(ttls)-1-ttls[::-1].index('1h'):
+        raise ValueError(f"api={api!r} needs 1h cache marks before 5m ones; these are in the order {ttls}: "
+                         "pass cache_last_ckpt_only=True, or give the earlier marks the longer ttl")
 
 @patch
 def uncache(self:Adapter, msg)->dict:

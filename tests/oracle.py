@@ -431,8 +431,11 @@ def _rules_anthropic(msgs):
     prev_uses = set()
     # "The first message must always use the user role" (messages: first message must use the "user" role)
     assert not msgs or msgs[0]['role']=='user', "$[0]: 'messages: first message must use the \"user\" role'"
-    ncc = sum(1 for m in msgs if isinstance(m['content'], list) for b in m['content'] if b.get('cache_control'))
-    assert ncc <= 4, f"'A maximum of 4 blocks with cache_control may be provided. Found {ncc}.'"
+    ccs = [b['cache_control'] for m in msgs if isinstance(m['content'], list) for b in m['content'] if b.get('cache_control')]
+    assert len(ccs) <= 4, f"'A maximum of 4 blocks with cache_control may be provided. Found {len(ccs)}.'"
+    # prompt caching docs, mixing TTLs: "cache entries with longer TTL must appear before shorter TTLs"
+    ttls = [c.get('ttl') or '5m' for c in ccs]
+    assert ttls == sorted(ttls, key=lambda t: t!='1h'), f"a 1h cache_control after a 5m one: {ttls}"
     if msgs and msgs[-1]['role']=='assistant':
         c = msgs[-1]['content']
         last = c if isinstance(c, str) else (c[-1].get('text') if c and c[-1].get('type')=='text' else None)

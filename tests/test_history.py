@@ -579,3 +579,67 @@ def test_gemini_dump_with_none_fields():
 def test_chat_tool_message_without_content():
     msgs = mk_msgs(['q', CHAT_CALL, dict(role='tool', tool_call_id='call_1', content=None)], api='anthropic')
     check('anthropic', msgs)
+
+@pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
+def test_cache_ttl_order(api):
+    "'cache entries with longer TTL must appear before shorter TTLs': a 1h mark after a 5m one is a clear error"
+    mark = dict(type='text', text='doc', cache_control={'type':'ephemeral'}) if api=='anthropic' else None
+    first = dict(role='user', content=[mark]) if api=='anthropic' else dict(role='user', content=[{'text':'doc'}, {'cachePoint':{'type':'default'}}])
+    h = [first, dict(role='assistant', content='ok'), dict(role='user', content='q')]
+    with pytest.raises(ValueError, match='1h cache marks before 5m'): mk_msgs(h, api=api, cache=True, ttl='1h')
+    check(api, mk_msgs(h, api=api, cache=True, ttl='1h', cache_last_ckpt_only=True))
+    if api=='anthropic':
+        with pytest.raises(AssertionError, match='a 1h cache_control after a 5m'):
+            check(api, [first, dict(role='assistant', content='ok'), dict(role='user', content=[dict(type='text', text='q', cache_control={'type':'ephemeral', 'ttl':'1h'})])])
+
+def test_bedrock_document_without_name():
+    msgs = mk_msgs([{'role':'user','content':[{'text':'x'},{'document':{'format':'pdf','source':{'bytes':sample('report.pdf').read_bytes()}}}]}], api='bedrock')
+    check('bedrock', msgs)
+
+def test_required_keys_missing_are_rendered():
+    "A block that lacks a key its type requires (detail, media_type) is not the API's form: it is rendered, the key filled"
+    m = mk_msgs([{'role':'user','content':[{'type':'input_image','image_url':'https://example.com/a.png'}]}], api='openai')
+    check('openai', m)
+    a = mk_msgs([{'role':'user','content':[{'type':'image','source':{'type':'base64','data':base64.b64encode(png).decode()}}]}], api='anthropic')
+    check('anthropic', a)
+
+def test_langchain_openai_reasoning_goes_back_to_openai():
+    "langchain-openai's reasoning block (a Responses reasoning item) goes back whole to OpenAI, before the text it led to"
+    from langchain_core.messages import AIMessage
+    m = AIMessage(content=[{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"sum"}], "encrypted_content":"gAAA"},
+                           {"type":"text","text":"ok"}])
+    msgs, ls = losses(mk_msgs, ['q', m, 'next'], api='openai')
+    check('openai', msgs)
+    assert msgs[1] == dict(type='reasoning', id='rs_1', summary=[{"type":"summary_text","text":"sum"}], encrypted_content='gAAA') and not ls
+    _, ls = losses(mk_msgs, ['q', m, 'next'], api='anthropic')
+    assert ls[0]['why'] == 'only openai can read it'
+
+def test_openrouter_openai_reasoning_goes_back_to_openai():
+    e = dict(type='reasoning.encrypted', id='rs_2', data='gAAAB', format='openai-responses-v1', index=0)
+    msgs = mk_msgs(['q', dict(role='assistant', content='ok', reasoning_details=[e]), 'next'], api='openai')
+    check('openai', msgs)
+    assert msgs[1] == dict(type='reasoning', id='rs_2', summary=[], encrypted_content='gAAAB')
+
+def test_langchain_rest():
+    "ChatMessage in messages_to_dict form, finish_reason from response_metadata, invalid tool calls reported"
+    from langchain_core.messages import AIMessage, ChatMessage, HumanMessage, messages_to_dict
+    assert mk_msgs([HumanMessage('hi')] + messages_to_dict([ChatMessage(role='assistant', content='hello')]), api='openai')[1] == dict(role='assistant', content='hello')
+    assert finish_reason(AIMessage(content='done', response_metadata={'finish_reason':'stop'})) == 'stop'
+    assert finish_reason(AIMessage(content='', response_metadata={'stop_reason':'tool_use'})) == 'tool_call'
+    m = AIMessage(content="x", invalid_tool_calls=[{"id":"c9","name":"f","args":"{bad","error":"bad json","type":"invalid_tool_call"}])
+    _, ls = losses(mk_msg, m, api='anthropic')
+    assert ls[0]['what'] == 'the invalid tool call f (c9)'
+
+def test_invalid_json_arguments_name_the_call():
+    h = ['q', {'role':'assistant','content':None,'tool_calls':[{'id':'c1','type':'function','function':{'name':'f','arguments':'{bad'}}]},
+         {'role':'tool','tool_call_id':'c1','content':'x'}]
+    with pytest.raises(ValueError, match="Tool call 'f': its arguments are not valid JSON"): mk_msgs(h, api='anthropic')
+
+def test_bare_bedrock_tool_use_answered():
+    r = bedrock_response(tool_use=True)
+    tu = next(b['toolUse'] for b in r['output']['message']['content'] if 'toolUse' in b)
+    assert mk_toolres(tu, 'ok', api='bedrock')[0]['content'][0]['toolResult']['toolUseId'] == tu['toolUseId']
+
+def test_bad_base64_is_a_clear_error():
+    with pytest.raises(ValueError, match='Malformed openai_chat (block|item)'):
+        mk_msgs([{'role':'user','content':[{'type':'input_audio','input_audio':{'data':'xx', 'format':'wav'}}]}], api='openai')

@@ -6,11 +6,12 @@ import typing_extensions as te
 import pytest
 from msgkit import get_api
 from msgkit.parts import By, OneOf, Shape
-from oracle import _unwrap, _hints, _UNIONS
+from oracle import _unwrap, _hints, _UNIONS, _required
 
 # Gemini's OpenAI-compatible endpoint puts thought signatures in `extra_content` on a tool call and needs them back
 # (ai.google.dev/gemini-api/docs/openai, "Thought signatures"): not in the OpenAI SDK's types, kept for Chat on purpose.
 EXTRAS = {('openai_chat', 'extra_content')}
+LOOSE = set()  # (api, path) of shapes allowed to require less than the SDK
 
 def _members(a):
     a = _unwrap(a)
@@ -30,19 +31,23 @@ def _lit(td, k):
     a = _hints(td).get(k)
     return {v for m in _members(a) if typing.get_origin(m) is typing.Literal for v in typing.get_args(m)} if a is not None else set()
 
-def check_td(shape, anns, path, api, bad):
-    "Walk `shape` beside SDK annotations `anns`, noting in `bad` each key no TypedDict there has"
+def check_td(shape, anns, path, api, bad, tag=()):
+    "Walk `shape` beside SDK annotations `anns`, noting in `bad` each key no TypedDict there has, and each required key it does not need"
     if shape is None or isinstance(shape, (type, str)): return
     if isinstance(shape, OneOf):
-        for s in shape: check_td(s, anns, path, api, bad)
+        for s in shape: check_td(s, anns, path, api, bad, tag)
     elif isinstance(shape, list): check_td(shape[0], [x for a in anns for x in _items(a)], f'{path}[]', api, bad)
     elif isinstance(shape, By):
         for tag, s in shape.items():
             tds = [t for t in _tds(anns) if tag in _lit(t, shape.key)]
             if not tds: bad.append(f'{path}<{shape.key}={tag}>: no such member'); continue
-            check_td(s, tds, f'{path}<{tag}>', api, bad)
+            check_td(s, tds, f'{path}<{tag}>', api, bad, (shape.key,))  # `By` itself needs its key
     elif isinstance(shape, dict):
         tds = _tds(anns)
+        # what every request type here requires, the shape must require too: else a block missing it would pass through
+        req = set.intersection(*[set(_required(t)) for t in tds]) if tds else set()
+        miss = req - set(getattr(shape, 'need', ())) - set(tag)
+        if miss and (api, path) not in LOOSE: bad.append(f'{path}: needs {sorted(miss)}')
         for k, s in shape.items():
             has = [t for t in tds if k in _hints(t)]
             if not has:
@@ -94,6 +99,7 @@ def check_boto(shape, bs, path, bad):
     "Walk `shape` beside botocore shape `bs`"
     if shape is None or isinstance(shape, (type, str, OneOf)): return
     if isinstance(shape, list): return check_boto(shape[0], bs.member, f'{path}[]', bad)
+    if set(bs.required_members) - set(getattr(shape, 'need', ())): bad.append(f'{path}: needs {sorted(set(bs.required_members) - set(getattr(shape, "need", ())))}')
     for k, s in shape.items():
         if k not in bs.members: bad.append(f'{path}.{k}'); continue
         m = bs.members[k]
@@ -112,8 +118,11 @@ def test_a_wrong_key_fails_the_check():
     "The walk itself can fail: a made-up key in a shape is found"
     from msgkit.parts import S
     bad = []
-    check_td(S(role=None, content=None, tool_calls=None), [sdk_type('anthropic')[0]], '$', 'anthropic', bad)
+    check_td(S(role=None, content=None, tool_calls=None, _need=('role','content')), [sdk_type('anthropic')[0]], '$', 'anthropic', bad)
     assert bad == ['$.tool_calls']
+    bad = []
+    check_td(S(role=None, content=None), [sdk_type('anthropic')[0]], '$', 'anthropic', bad)  # a required key left optional
+    assert bad == ["$: needs ['content', 'role']"]
     bad = []
     check_pyd(S(parts=[S(text=None, thinking=None)]), __import__('google.genai.types', fromlist=['Content']).Content, '$', bad)
     assert bad == ['$.parts.thinking']

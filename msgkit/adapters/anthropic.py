@@ -30,17 +30,23 @@ def _doc_src(p):
 _cc = S('type','ttl')
 _res_types = ('web_search_tool_result','web_fetch_tool_result','code_execution_tool_result','bash_code_execution_tool_result',
               'text_editor_code_execution_tool_result','tool_search_tool_result')
-_ablock = By('type', text=S('type','text','citations', cache_control=_cc), image=S('type','source','transformations', cache_control=_cc),
-             document=S('type','source','title','context','citations', cache_control=_cc),
-             search_result=S('type','content','source','title','citations', cache_control=_cc),
-             thinking=S('type','thinking','signature'), redacted_thinking=S('type','data'),
-             tool_use=S('type','id','name','input','caller','toolset_name', cache_control=_cc),
-             tool_result=S('type','tool_use_id','content','is_error','toolset_name', cache_control=_cc),
-             server_tool_use=S('type','id','name','input','caller', cache_control=_cc),
-             container_upload=S('type','file_id', cache_control=_cc),
-             web_search_tool_result=S('type','tool_use_id','content','caller', cache_control=_cc),
-             web_fetch_tool_result=S('type','tool_use_id','content','caller', cache_control=_cc),
-             **{t:S('type','tool_use_id','content', cache_control=_cc) for t in _res_types[2:]})
+_b64 = lambda *mts: S('type','media_type','data', _need=('media_type','data'))
+_isrc = By('type', base64=_b64(), url=S('type','url', _need=('url',)), file=S('type','file_id', _need=('file_id',)))
+_dsrc = By('type', base64=_b64(), text=_b64(), url=S('type','url', _need=('url',)), file=S('type','file_id', _need=('file_id',)),
+           content=S('type','content', _need=('content',)))
+_ablock = By('type', text=S('type','citations', text=str, cache_control=_cc, _need=('text',)),
+             image=S('type','transformations', source=_isrc, cache_control=_cc, _need=('source',)),
+             document=S('type','title','context','citations', source=_dsrc, cache_control=_cc, _need=('source',)),
+             search_result=S('type','content','source','title','citations', cache_control=_cc, _need=('content','source','title')),
+             thinking=S('type','thinking','signature', _need=('thinking','signature')), redacted_thinking=S('type','data', _need=('data',)),
+             tool_use=S('type','id','name','input','caller','toolset_name', cache_control=_cc, _need=('id','name','input')),
+             tool_result=S('type','tool_use_id','content','is_error','toolset_name', cache_control=_cc, _need=('tool_use_id',)),
+             server_tool_use=S('type','id','name','input','caller', cache_control=_cc, _need=('id','name','input')),
+             container_upload=S('type','file_id', cache_control=_cc, _need=('file_id',)),
+             web_search_tool_result=S('type','tool_use_id','content','caller', cache_control=_cc, _need=('tool_use_id','content')),
+             web_fetch_tool_result=S('type','tool_use_id','content','caller', cache_control=_cc, _need=('tool_use_id','content')),
+             **{t:S('type','tool_use_id','content', cache_control=_cc, _need=('tool_use_id','content')) for t in _res_types[2:]})
+_cc.need = ('type',)
 _ablock['tool_result']['content'] = OneOf(str, [By('type', **{k:_ablock[k] for k in ('text','image','search_result','document')})])
 _amsg = S(role=OneOf('user','assistant'), content=OneOf(str, [_ablock]), _need=('role','content'))
 
@@ -191,9 +197,10 @@ def tidy(self:AnthropicAdapter, msgs):
 def before_send(self:AnthropicAdapter, msgs):
     "No trailing whitespace in a final assistant turn (a prefill); 'A maximum of 4 blocks with cache_control': a clear error first"
     if msgs and msgs[-1].get('role')=='assistant': msgs = msgs[:-1] + [_rstrip(msgs[-1])]
-    n = sum(1 for m in msgs if isinstance(m.get('content'), list) for b in m['content'] if isinstance(b, dict) and b.get('cache_control'))
-    if n>4: raise ValueError(f"api='anthropic' takes at most 4 cache breakpoints; this history has {n}: "
-                             "pass cache_last_ckpt_only=True to keep only the last one")
+    cc = [b['cache_control'] for m in msgs if isinstance(m.get('content'), list) for b in m['content'] if isinstance(b, dict) and b.get('cache_control')]
+    if len(cc)>4: raise ValueError(f"api='anthropic' takes at most 4 cache breakpoints; this history has {len(cc)}: "
+                                   "pass cache_last_ckpt_only=True to keep only the last one")
+    chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cc])
     return msgs
 
 def _unblank(m):

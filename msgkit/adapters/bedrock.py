@@ -34,11 +34,12 @@ def doc_name(p)->str:
 
 # %% ../../nbs/14_bedrock.ipynb #68683167
 _bsrc = S('bytes','s3Location','text','content')
-_bblock = S(text=str, image=S('format','source','error'), document=S('format','name','source','context','citations'),
-            video=S('format','source'), audio=S('format','source','error'), toolUse=S('toolUseId','name','input','type'),
-            toolResult=S('toolUseId','content','status','type'), guardContent=S('text','image'), cachePoint=S('type','ttl'),
-            reasoningContent=S('reasoningText','redactedContent'), citationsContent=S('content','citations'),
-            searchResult=S('source','title','content','citations'))
+_media = lambda *ks: S('format','source', *ks, _need=('format','source'))
+_bblock = S(text=str, image=_media('error'), document=S('format','name','source','context','citations', _need=('name','source')),
+            video=_media(), audio=_media('error'), toolUse=S('toolUseId','name','input','type', _need=('toolUseId','name','input')),
+            toolResult=S('toolUseId','content','status','type', _need=('toolUseId','content')), guardContent=S('text','image'),
+            cachePoint=S('type','ttl', _need=('type',)), reasoningContent=S('reasoningText','redactedContent'),
+            citationsContent=S('content','citations'), searchResult=S('source','title','content','citations', _need=('source','title','content')))
 _bmsg = S(role=OneOf('user','assistant'), content=[_bblock], _need=('role','content'))
 
 @register
@@ -119,10 +120,13 @@ def uncache(self:BedrockAdapter, msg):
 @patch
 def owns(self:BedrockAdapter, d): return len(d)==1 and fits(d, _bblock)
 @patch
-def reads(self:BedrockAdapter, d): return len(d)==1 and next(iter(d)) in _blocks
+def reads(self:BedrockAdapter, d):
+    "Its blocks, and a bare `toolUse` (as `block['toolUse']` gives it), which it reads as a call"
+    return (len(d)==1 and next(iter(d)) in _blocks) or ({'toolUseId','name','input'} <= set(d) <= {'toolUseId','name','input','type'})
 
 @patch
 def parse_block(self:BedrockAdapter, d):
+    if 'toolUseId' in d: d = dict(toolUse=d)
     (k,v), = d.items()
     if k=='text': return text_part(v)
     if k=='toolUse': return tool_call_part(v['toolUseId'], v['name'], v.get('input') or {})
@@ -171,12 +175,17 @@ def _unblank(m):
     if keep: return {**m, 'content':keep}
     return None if m.get('role')=='assistant' else {**m, 'content':[dict(text='.')]}
 
-@patch
-def before_send(self:BedrockAdapter, msgs):
-    "A final assistant turn (a prefill) without trailing whitespace, which Claude on Bedrock refuses as Anthropic's API does"
+def _rstrip(msgs):
+    "A final assistant turn (a prefill) without trailing whitespace"
     c = msgs[-1].get('content') if msgs and msgs[-1].get('role')=='assistant' else None
     if not c or not isinstance(c[-1].get('text'), str) or c[-1]['text']==c[-1]['text'].rstrip(): return msgs
     return msgs[:-1] + [{**msgs[-1], 'content':c[:-1] + [{'text':c[-1]['text'].rstrip()}]}]
+
+@patch
+def before_send(self:BedrockAdapter, msgs):
+    "A prefill without trailing whitespace (Claude on Bedrock refuses it as Anthropic's API does), cache TTLs longest first"
+    chk_ttl_order(self.name, [o['cachePoint'].get('ttl') or '5m' for m in msgs for o in m.get('content') or [] if isinstance(o, dict) and 'cachePoint' in o])
+    return _rstrip(msgs)
 
 @patch
 def tidy(self:BedrockAdapter, msgs):
@@ -187,7 +196,7 @@ def tidy(self:BedrockAdapter, msgs):
         for o in m.get('content') or []:
             docs = [o['document']] if 'document' in o else [c['document'] for c in (o.get('toolResult') or {}).get('content') or [] if 'document' in c]
             for d in docs:
-                n,i = d['name'],2
+                n,i = d.setdefault('name', 'document'),2
                 while d['name'] in seen: d['name'],i = f"{n[:195]} ({i})",i+1
                 seen.add(d['name'])
         if any('document' in o for o in m.get('content') or []) and not any('text' in o for o in m['content']):

@@ -35,9 +35,11 @@ _items = {'message','reasoning','function_call','function_call_output','file_sea
           'item_reference','compaction','compaction_trigger','shell_call','shell_call_output','apply_patch_call','apply_patch_call_output',
           'program','program_output','tool_search_call','tool_search_output','additional_tools','configuration_update'}
 
-_bp = S('mode','ttl')
-_oblock = By('type', input_text=S('type','text', prompt_cache_breakpoint=_bp), output_text=S('type','text','annotations','logprobs'),
-             input_image=S('type','image_url','file_id','detail', prompt_cache_breakpoint=_bp), refusal=S('type','refusal'),
+_bp = S('mode','ttl', _need=('mode',))
+_oblock = By('type', input_text=S('type','text', prompt_cache_breakpoint=_bp, _need=('text',)),
+             output_text=S('type','text','annotations','logprobs', _need=('text','annotations')),
+             input_image=S('type','image_url','file_id','detail', prompt_cache_breakpoint=_bp, _need=('detail',)),
+             refusal=S('type','refusal', _need=('refusal',)),
              input_file=S('type','file_data','file_id','file_url','filename','detail', prompt_cache_breakpoint=_bp))
 _in = By('type', **{k:_oblock[k] for k in ('input_text','input_image','input_file')})
 # an input message (EasyInputMessage, Message) holds input blocks; the model's own (ResponseOutputMessage) output text, with its id and status
@@ -49,7 +51,7 @@ _oitem = OneOf(_omsg, By('type', message=_omsg,
     function_call=S('type','id','call_id','name','arguments','status','async','caller','namespace', _need=('call_id','name','arguments')),
     function_call_output=S('type','id','call_id','status','caller','name','namespace', _need=('call_id','output'),
                            output=OneOf(str, [_in])),
-    reasoning=S('type','id','summary','content','encrypted_content','status'),
+    reasoning=S('type','id','summary','content','encrypted_content','status', _need=('id','summary')),
     **{t:None for t in _items - {'message','function_call','function_call_output','reasoning'}}))
 
 # %% ../../nbs/10_openai.ipynb #9fe46e21
@@ -84,18 +86,28 @@ class OpenAIAdapter(Adapter):
         return [self.part(o, detail=detail) for o in parts]
 
     def msg(self, role, blocks):
+        "A message, or items: the model's in the order it made them (reasoning, text, calls); a user's text after its tool outputs"
+        if role=='assistant':
+            out,run = [],[]
+            for o in blocks + [None]:
+                if o is not None and o.get('type') not in _items: run.append(o); continue
+                if run: out.append(self.reply(run))
+                if o is not None: out.append(o)
+                run = []
+            return out[0] if len(out)==1 and 'role' in out[0] else out
         items = [o for o in blocks if o.get('type') in _items]
         blocks = [o for o in blocks if o.get('type') not in _items]
         if not blocks: return items
-        if role=='assistant':
-            if any(o.get('type') not in ('input_text','output_text') for o in blocks):
-                kinds = sorted({o.get('type') for o in blocks} - {'input_text','output_text'})
-                raise ValueError(f"api='openai' takes only text in an assistant message, not {', '.join(kinds)} "
-                                 "(media from another API's reply can't go back to OpenAI as the model's)")
-            blocks = ''.join(o['text'] for o in blocks)
         m = dict(role=role, content=blocks)
-        # the model's text comes before its calls; a user's text after the tool outputs of its turn
-        return ([m]+items if role=='assistant' else items+[m]) if items else m
+        return items+[m] if items else m
+
+    def reply(self, blocks):
+        "The model's text as an assistant message (its content one string, joined as written)"
+        if any(o.get('type') not in ('input_text','output_text') for o in blocks):
+            kinds = sorted({o.get('type') for o in blocks} - {'input_text','output_text'})
+            raise ValueError(f"api='openai' takes only text in an assistant message, not {', '.join(kinds)} "
+                             "(media from another API's reply can't go back to OpenAI as the model's)")
+        return dict(role='assistant', content=''.join(o['text'] for o in blocks))
 
 def _filename(p):
     "A file name for part `p` whose extension matches its type, as OpenAI reads files by their name"
@@ -157,16 +169,16 @@ def fix_item(self:OpenAIAdapter, d):
 @patch
 def owns_item(self:OpenAIAdapter, d): return d.get('type') in _items
 
-def _args(a):
-    "Tool call arguments as a dict, from the JSON text the APIs send"
+def _args(a, name=None):
+    "Tool call arguments as a dict, from the JSON text the APIs send for a call of `name`"
     if isinstance(a, dict): return a
     try: return json.loads(a) if a else {}
-    except json.JSONDecodeError: raise ValueError(f"Tool call arguments are not valid JSON: {a[:80]!r}") from None
+    except json.JSONDecodeError: raise ValueError(f"Tool call {name!r}: its arguments are not valid JSON: {a[:80]!r}") from None
 
 @patch
 def parse_item(self:OpenAIAdapter, d):
     t = d.get('type')
-    if t=='function_call': return 'assistant', [tool_call_part(d.get('call_id'), d['name'], _args(d.get('arguments')), d.get('arguments'))]
+    if t=='function_call': return 'assistant', [tool_call_part(d.get('call_id'), d['name'], _args(d.get('arguments'), d['name']), d.get('arguments'))]
     if t=='function_call_output':
         o = d['output']
         return 'user', [tool_result_part(d.get('call_id'), [text_part(o)] if isinstance(o, str) else [self.parse_block(b) for b in o])]

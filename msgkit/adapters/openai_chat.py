@@ -16,18 +16,19 @@ from .openai import _data_uri, _doc_text, _filename, _breakpoint, _img_mts, _tex
 
 # %% ../../nbs/12_openai_chat.ipynb #00049258
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
-_bp = S('mode','ttl')
-_cpart = By('type', text=S('type','text', prompt_cache_breakpoint=_bp), refusal=S('type','refusal'),
-            image_url=S('type', image_url=S('url','detail'), prompt_cache_breakpoint=_bp),
-            input_audio=S('type', input_audio=S('data','format'), prompt_cache_breakpoint=_bp),
-            file=S('type', file=S('file_data','file_id','filename'), prompt_cache_breakpoint=_bp))
+_bp = S('mode','ttl', _need=('mode',))
+_cpart = By('type', text=S('type','text', prompt_cache_breakpoint=_bp, _need=('text',)), refusal=S('type','refusal', _need=('refusal',)),
+            image_url=S('type', image_url=S('url','detail', _need=('url',)), prompt_cache_breakpoint=_bp, _need=('image_url',)),
+            input_audio=S('type', input_audio=S('data','format', _need=('data','format')), prompt_cache_breakpoint=_bp, _need=('input_audio',)),
+            file=S('type', file=S('file_data','file_id','filename'), prompt_cache_breakpoint=_bp, _need=('file',)))
 # `extra_content`: Gemini's OpenAI-compatible endpoint sends its thought signatures there and needs them back
-_ccall = By('type', function=S('id','type','extra_content', function=S('name','arguments', _need=('name','arguments'))), custom=S('id','type', custom=S('name','input')))
+_ccall = By('type', function=S('id','type','extra_content', function=S('name','arguments', _need=('name','arguments')), _need=('id','function')),
+             custom=S('id','type', custom=S('name','input', _need=('name','input')), _need=('id','custom')))
 _ctext = OneOf(str, [By('type', text=_cpart['text'])])
 _cmsg = By('role', system=S('role','name', content=_ctext, _need=('content',)), developer=S('role','name', content=_ctext, _need=('content',)),
            user=S('role','name', content=OneOf(str, [By('type', **{k:_cpart[k] for k in ('text','image_url','input_audio','file')})]), _need=('content',)),
-           assistant=S('role','name','refusal', audio=S('id'), content=OneOf(str, type(None), [By('type', text=_cpart['text'], refusal=_cpart['refusal'])]),
-                       function_call=S('name','arguments'),
+           assistant=S('role','name','refusal', audio=S('id', _need=('id',)), content=OneOf(str, type(None), [By('type', text=_cpart['text'], refusal=_cpart['refusal'])]),
+                       function_call=S('name','arguments', _need=('name','arguments')),
                        tool_calls=[_ccall]),
            tool=S('role','tool_call_id', content=_ctext, _need=('tool_call_id','content')), function=S('role','name','content', _need=('name','content')))
 
@@ -158,7 +159,7 @@ def parse_block(self:OpenAIChatAdapter, d):
     t = d.get('type')
     if t=='text': return text_part(d['text'])
     if t=='refusal': return text_part(d['refusal'])
-    if t=='function': return tool_call_part(d['id'], d['function']['name'], _args(d['function'].get('arguments')), d['function'].get('arguments'))
+    if t=='function': return tool_call_part(d['id'], d['function']['name'], _args(d['function'].get('arguments'), d['function']['name']), d['function'].get('arguments'))
     if t=='image_url':
         u = d['image_url']['url']
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
@@ -191,7 +192,7 @@ def parse_item(self:OpenAIChatAdapter, d):
         return 'user', [tool_result_part(d['tool_call_id'], [text_part(c)] if isinstance(c, str) else [self.read_block(o) for o in c or []] or [text_part('')])]
     parts = [text_part(c)] if isinstance(c, str) and c else [self.read_block(o) for o in c or [] if isinstance(o, dict)]
     if d.get('refusal'): parts.append(text_part(d['refusal']))
-    calls = [tool_call_part(o['id'], o['function']['name'], _args(o['function'].get('arguments')), o['function'].get('arguments')) for o in d.get('tool_calls') or []]
+    calls = [tool_call_part(o['id'], o['function']['name'], _args(o['function'].get('arguments'), o['function']['name']), o['function'].get('arguments')) for o in d.get('tool_calls') or []]
     return d['role'], parts + calls
 
 @patch

@@ -23,6 +23,6 @@ class AntAI(Reader):
         txt = [text_part(c)] if isinstance(c, str) and c else []
         if k=='tool_call_result':
             return [turn('user', [tool_result_part(d.get('tool_call_id'), txt or [text_part('.')], name=d.get('name'), is_error=bool(d.get('is_error')))])]
-        calls = [tool_call_part(o.get('id'), o['function']['name'], tool_args(o['function'].get('arguments'))) for o in d.get('tool_calls') or []]
+        calls = [tool_call_part(o.get('id'), o['function']['name'], tool_args(o['function'].get('arguments'), o['function']['name'])) for o in d.get('tool_calls') or []]
         r = d.get('role') or ('assistant' if k=='tool_call' else role)
         return [turn(_role(r), txt + calls)]

@@ -28,12 +28,16 @@ def _call(o)->Part:
     "A tool call, nested as Chat has it (`function`) or flat (`{id, name, arguments}`)"
     f = o.get('function') if isinstance(o.get('function'), dict) else o
     a = f.get('arguments', f.get('args'))
-    return tool_call_part(o.get('id'), f['name'], tool_args(a), a)
+    return tool_call_part(o.get('id'), f['name'], tool_args(a, f['name']), a)
 
 def _detail(e)->Part:
-    "An OpenRouter `reasoning_details` entry: kept whole for Chat, its text and (Claude's) signature for Anthropic and Bedrock"
+    "An OpenRouter `reasoning_details` entry: kept whole for Chat; its text and Claude's signature for Anthropic and Bedrock; OpenAI's encrypted item for OpenAI"
+    txt = e.get('text') or e.get('summary')
+    if e.get('format') in ('openai-responses-v1','azure-openai-responses-v1') and e.get('type')=='reasoning.encrypted' and e.get('id') and e.get('data'):
+        return thinking_part(txt if isinstance(txt, str) else None, api='openai', detail=e,
+                             raw=dict(type='reasoning', id=e['id'], summary=[], encrypted_content=e['data']))
     sig = e.get('signature') if e.get('format')=='anthropic-claude-v1' else None
-    return thinking_part(e.get('text') or e.get('summary'), sig, detail=e)
+    return thinking_part(txt if isinstance(txt, str) else None, sig, detail=e)
 
 def _reasoning(d)->list:
     "The reasoning of assistant message `d`, from the richest field it has"
@@ -65,5 +69,5 @@ class ChatCompat(Reader):
         if d.get('refusal'): ps.append(text_part(d['refusal']))
         if d.get('annotations'): lose(f"{len(d['annotations'])} annotation(s) of a {r} message", "no API takes annotations back in a request")
         ps += [_call(o) for o in d.get('tool_calls') or [] if isinstance(o, dict)]
-        if isinstance(d.get('function_call'), dict): ps.append(tool_call_part(None, d['function_call']['name'], tool_args(d['function_call'].get('arguments'))))
+        if isinstance(d.get('function_call'), dict): ps.append(tool_call_part(None, d['function_call']['name'], tool_args(d['function_call'].get('arguments'), d['function_call']['name'])))
         return [turn(_role(r), ps, native=d, **({'name':name} if name else {}))]

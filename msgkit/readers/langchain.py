@@ -12,8 +12,9 @@ from ..parts import *
 from ..history import *
 
 # %% ../../nbs/45_langchain.ipynb #27e28d02
-_lc_roles = dict(human='user', ai='assistant', system='system', tool='tool', function='function', developer='developer',
-                 AIMessageChunk='assistant', HumanMessageChunk='user', SystemMessageChunk='system', ToolMessageChunk='tool')
+_lc_roles = dict(human='user', ai='assistant', system='system', tool='tool', function='function', developer='developer', chat='chat',
+                 AIMessageChunk='assistant', HumanMessageChunk='user', SystemMessageChunk='system', ToolMessageChunk='tool',
+                 ChatMessageChunk='chat', FunctionMessageChunk='function')
 _tuple_roles = dict(human='user', user='user', ai='assistant', assistant='assistant', system='system', developer='developer')
 
 def _lc_dict(x):
@@ -38,8 +39,13 @@ def _lc_block(b)->Part|None:
         return text_part(b['text'])
     if t in ('image','audio','video','file') and 'source' not in b: return _media(b, t)
     if t=='text-plain': return Part(type='document', mt=b.get('mime_type') or 'text/plain', text=b.get('text') or '.', **({'title':b['title']} if b.get('title') else {}))
+    if t=='reasoning' and ('encrypted_content' in b or 'summary' in b) and str(b.get('id', '')).startswith('rs_'):
+        # langchain-openai keeps a Responses reasoning item as this block: it goes back whole to OpenAI
+        raw = {k:b[k] for k in ('id','summary','encrypted_content','content','status') if b.get(k) is not None}
+        txt = '\n\n'.join(o.get('text', '') for o in b.get('summary') or [] if isinstance(o, dict)) or None
+        return thinking_part(txt, api='openai', raw={'type':'reasoning', 'summary':[], **raw})
     if t=='reasoning': return thinking_part(b.get('reasoning'))
-    if t=='tool_call': return tool_call_part(b.get('id'), b['name'], tool_args(b.get('args')))
+    if t=='tool_call': return tool_call_part(b.get('id'), b['name'], tool_args(b.get('args'), b['name']))
     if t=='non_standard': return read_part(b['value'])
     return read_part(b)  # a provider's own block (Anthropic's thinking and tool_use, OpenAI's image_url, ...)
 
@@ -72,10 +78,22 @@ class LangChain(Reader):
             ps = [Part({**{k:v for k,v in p.items() if k!='native'}, 'args':tcs[p.id]['args']}) if p.type=='tool_call' and p.id in tcs
                   and tcs[p.id].get('args') is not None and tcs[p.id]['args']!=p.args else p for p in ps]
             have = {p.id for p in ps if p.type=='tool_call'}
-            ps += [tool_call_part(o.get('id'), o['name'], tool_args(o.get('args'))) for o in d.get('tool_calls') or [] if o.get('id') not in have or o.get('id') is None]
+            ps += [tool_call_part(o.get('id'), o['name'], tool_args(o.get('args'), o['name'])) for o in d.get('tool_calls') or [] if o.get('id') not in have or o.get('id') is None]
+            for o in d.get('invalid_tool_calls') or []:
+                lose(f"the invalid tool call {o.get('name')} ({o.get('id')})", f"its arguments are not valid JSON: {o.get('error') or str(o.get('args'))[:40]}")
             fc = kw.get('function_call')  # the legacy function-calling API, through langchain-openai
-            if isinstance(fc, dict) and not d.get('tool_calls'): ps.append(tool_call_part(None, fc['name'], tool_args(fc.get('arguments'))))
+            if isinstance(fc, dict) and not d.get('tool_calls'): ps.append(tool_call_part(None, fc['name'], tool_args(fc.get('arguments'), fc['name'])))
         return [turn(r, ps, src='langchain')] if ps else []
+
+    def finish(self, x):
+        if isinstance(x, tuple): return None
+        md = _lc_dict(x).get('response_metadata') or {}
+        f = md.get('finish_reason') or md.get('stop_reason')
+        if not isinstance(f, str): return None
+        f = f.lower()
+        return dict(stop='stop', end_turn='stop', stop_sequence='stop', length='length', max_tokens='length', tool_calls='tool_call',
+                    tool_use='tool_call', function_call='tool_call', content_filter='content_filter', safety='content_filter',
+                    refusal='refusal').get(f, 'other')
 
     def usage(self, x):
         u = _lc_dict(x).get('usage_metadata') if not isinstance(x, tuple) else None

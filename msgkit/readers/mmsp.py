@@ -29,7 +29,7 @@ def _item(o)->Part|None:
     if t=='image_url': return read_part(o['image_url'])
     if t=='inline_data': return media(_bytes(o['data']), o.get('mime_type'))
     if t=='thinking': return thinking_part(o.get('thinking'), (o.get('fidelity') or {}).get('signature'))
-    if t=='tool_call': return tool_call_part(o.get('tool_call_id'), o['name'], tool_args(o.get('arguments')))
+    if t=='tool_call': return tool_call_part(o.get('tool_call_id'), o['name'], tool_args(o.get('arguments'), o['name']))
     if t=='tool_result':
         return tool_result_part(o.get('tool_call_id'), [text_part(o.get('text') or '.')] + [_img(i) for i in o.get('images') or []])
     if t=='partial_tool_call': return None

@@ -41,7 +41,7 @@ def _block(b)->Part|None:
     if t in ('image','audio','video'): return _ref(b['media'], t)
     if t=='document': return _ref(b['media'], t) if b.get('media') else Part(type='document', mt='text/plain', text=b.get('text') or b.get('excerpt') or '.')
     if t=='data': return _ref(b['media'], t) if b.get('media') else media(base64.b64decode(b['data_base64']), b.get('mime_type'))
-    if t in ('tool_call','remote_tool_call'): return tool_call_part(b.get('id'), b['name'], tool_args(b.get('args')))
+    if t in ('tool_call','remote_tool_call'): return tool_call_part(b.get('id'), b['name'], tool_args(b.get('args'), b['name']))
     if t=='tool_result': return tool_result_part(b.get('call_id'), _out(b.get('output')) or [text_part('.')], is_error=bool(b.get('is_error')))
     if t=='reasoning': return thinking_part(b.get('summary') or '\n'.join(b.get('details') or []) or None)
     lose(f"an {t} block" if t[0] in 'aeiou' else f"a {t} block", "no API takes it in a request")
