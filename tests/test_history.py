@@ -643,3 +643,25 @@ def test_bare_bedrock_tool_use_answered():
 def test_bad_base64_is_a_clear_error():
     with pytest.raises(ValueError, match='Malformed openai_chat (block|item)'):
         mk_msgs([{'role':'user','content':[{'type':'input_audio','input_audio':{'data':'xx', 'format':'wav'}}]}], api='openai')
+
+@pytest.mark.parametrize('api', APIS)
+def test_tenxgraph_tool_output_forms(api):
+    "10xGraph tool results whose output is a str, a dict, a MediaRef or blocks"
+    ref = dict(kind='data', data_base64=base64.b64encode(png).decode(), mime_type='image/png')
+    outs = ['plain', {'a': 1}, ref, [dict(type='text', text='see'), dict(type='image', media=ref)]]
+    for out in outs:
+        h = [dict(message_id='1', role='user', content=[dict(type='text', text=Q)]),
+             dict(message_id='2', role='assistant', content=[dict(type='tool_call', id='call_1', name='f', args={})]),
+             dict(message_id='3', role='tool', content=[dict(type='tool_result', call_id='call_1', output=out)]),
+             dict(message_id='4', role='user', content=[dict(type='text', text=THANKS)])]
+        msgs = mk_msgs(h, api=api)
+        check(api, msgs)
+        res = [p for _, ps in read_parts(msgs) for p in ps if p.type=='tool_result'][0]
+        if isinstance(out, dict) and 'kind' not in out: assert json.loads(res.content[0].text) == out
+
+def test_responses_items_replay_whole():
+    "A Responses item msgkit has no shape for the keys of (a newer SDK's field) still goes back to OpenAI whole"
+    item = dict(type='web_search_call', id='ws_1', status='completed', action=dict(type='search', query='x'), new_field=1)
+    msgs, ls = losses(mk_msgs, ['q', item, dict(type='message', id='msg_1', role='assistant', status='completed',
+                                                 content=[dict(type='output_text', text='a', annotations=[], logprobs=[])]), 'z'], api='openai')
+    assert msgs[1] == item and not ls

@@ -94,7 +94,8 @@ def _g(d, k):
 def fn_response(self:GeminiAdapter, p):
     "A `function_response` for tool result part `p`: text as `output` (or `error`), media as its `parts`"
     inline = lambda o: o.type=='text' or (o.type=='document' and ('text' in o or 'chunks' in o or o.mt!='application/pdf'))
-    txt = '\n\n'.join(o.text if o.type=='text' else _doc_text(o) for o in p.content if inline(o))
+    # the result's text joined as written (one string is what `output` takes), documents set apart
+    txt = '\n\n'.join(s for s in [''.join(o.text for o in p.content if o.type=='text')] + [_doc_text(o) for o in p.content if o.type!='text' and inline(o)] if s)
     parts = [self.part(o) for o in p.content if not inline(o)]
     if not p.name: raise ValueError("api='gemini' needs the tool's name in a function response: pass the call from tool_calls()")
     return dict(**({'id':p.id} if p.id and not is_made_id(p.id) else {}), name=p.name, response={'error' if p.is_error else 'output': txt},

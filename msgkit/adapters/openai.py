@@ -41,6 +41,26 @@ _oblock = By('type', input_text=S('type','text', prompt_cache_breakpoint=_bp, _n
              input_image=S('type','image_url','file_id','detail', prompt_cache_breakpoint=_bp, _need=('detail',)),
              refusal=S('type','refusal', _need=('refusal',)),
              input_file=S('type','file_data','file_id','file_url','filename','detail', prompt_cache_breakpoint=_bp))
+# the other items the model makes or a tool returns, with the keys of their request types (their nested values not described)
+_keys = dict(file_search_call='id queries results status', web_search_call='action id status', computer_call='action actions call_id id pending_safety_checks status',
+             computer_call_output='acknowledged_safety_checks call_id id output status', image_generation_call='action background error id output_format quality result revised_prompt size status svg_usage',
+             code_interpreter_call='code container_id id outputs status', local_shell_call='action call_id id status', local_shell_call_output='id output status',
+             shell_call='action call_id caller environment id status', shell_call_output='call_id caller id max_output_length output status',
+             apply_patch_call='call_id caller id operation status', apply_patch_call_output='call_id caller id output status', mcp_list_tools='error id server_label tools',
+             mcp_approval_request='arguments id name server_label', mcp_approval_response='approval_request_id approve id reason',
+             mcp_call='approval_request_id arguments error id name output server_label status', custom_tool_call='async call_id caller id input name namespace',
+             custom_tool_call_output='call_id caller id output', item_reference='id', compaction='encrypted_content id', compaction_trigger='id',
+             program='call_id code fingerprint id', program_output='call_id id result status', tool_search_call='arguments call_id execution id status',
+             tool_search_output='call_id execution id status tools', additional_tools='id role tools', configuration_update='id reasoning text')
+_needs = dict(additional_tools='role tools', apply_patch_call='call_id operation status', apply_patch_call_output='call_id status',
+              code_interpreter_call='code container_id id outputs status', compaction='encrypted_content', computer_call='call_id id pending_safety_checks status',
+              computer_call_output='call_id output', custom_tool_call='call_id input name', custom_tool_call_output='call_id output',
+              file_search_call='id queries status', image_generation_call='id result status', item_reference='id', local_shell_call='action call_id id status',
+              local_shell_call_output='id output', mcp_approval_request='arguments id name server_label', mcp_approval_response='approval_request_id approve',
+              mcp_call='arguments id name server_label', mcp_list_tools='id server_label tools', program='call_id code fingerprint id',
+              program_output='call_id id result status', shell_call='action call_id', shell_call_output='call_id output', tool_search_call='arguments',
+              tool_search_output='tools', web_search_call='action id status')
+_other_items = {t:S('type', *ks.split(), _need=_needs.get(t, '').split()) for t,ks in _keys.items()}
 _in = By('type', **{k:_oblock[k] for k in ('input_text','input_image','input_file')})
 # an input message (EasyInputMessage, Message) holds input blocks; the model's own (ResponseOutputMessage) output text, with its id and status
 _imsg = S('status','phase', type='message', role=OneOf('user','assistant','system','developer'), content=OneOf(str, [_in]), _need=('role','content'))
@@ -52,7 +72,7 @@ _oitem = OneOf(_omsg, By('type', message=_omsg,
     function_call_output=S('type','id','call_id','status','caller','name','namespace', _need=('call_id','output'),
                            output=OneOf(str, [_in])),
     reasoning=S('type','id','summary','content','encrypted_content','status', _need=('id','summary')),
-    **{t:None for t in _items - {'message','function_call','function_call_output','reasoning'}}))
+    **_other_items))
 
 # %% ../../nbs/10_openai.ipynb #9fe46e21
 @register
@@ -81,8 +101,8 @@ class OpenAIAdapter(Adapter):
         return dict(type='input_file', filename=p.get('filename') or _filename(p), file_data=_data_uri(p))
 
     def output(self, parts, detail='auto'):
-        "A `function_call_output`'s `output`: a string for text, else a list of input blocks"
-        if all(o.type=='text' for o in parts): return '\n\n'.join(o.text for o in parts)
+        "A `function_call_output`'s `output`: a string for one text, else a list of input blocks (texts are not joined)"
+        if len(parts)==1 and parts[0].type=='text': return parts[0].text
         return [self.part(o, detail=detail) for o in parts]
 
     def msg(self, role, blocks):

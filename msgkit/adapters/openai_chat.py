@@ -56,7 +56,8 @@ class OpenAIChatAdapter(Adapter):
             txt = [o.text for o in p.content if o.type=='text']
             media = [self.part(o, detail=detail) for o in p.content if o.type!='text']
             if media: media = [dict(type='text', text=f"Files from tool call {p.id or p.name}:")] + media
-            return dict(role='tool', tool_call_id=p.id or p.name, content='\n\n'.join(txt) or 'The result is in the next message.', _media=media)
+            c = txt[0] if len(txt)==1 else [dict(type='text', text=t) for t in txt] if txt else 'The result is in the next message.'
+            return dict(role='tool', tool_call_id=p.id or p.name, content=c, _media=media)
         if 'file' in p: return dict(type='file', file=dict(file_id=p.file))
         if p.type=='image': return dict(type='image_url', image_url=dict(url=p.get('url') or _data_uri(p), **({'detail':detail} if detail else {})))
         if p.type=='audio': return dict(type='input_audio', input_audio=dict(data=b64(p.data), format=_audio_fmt[p.mt]))
