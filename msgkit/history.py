@@ -317,7 +317,7 @@ def render_part(p, ad, role='user', kw=None, fetch=False):
     p = _chk_calls(p, role)
     if not ad.takes(p): p = _fetched(p, fetch)
     b = ad.part(p, role, **(kw or {}))
-    for k in p.get('extras') or (): lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no place for them")
+    for k in p.get('extras') or (): lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")
     return b
 
 def render_turn(t, ad, kw=None, fetch=False)->list:
