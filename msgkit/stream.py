@@ -11,6 +11,7 @@ from fastcore.utils import *
 from .parts import *
 from .core import *
 from .core import _adapters
+from .history import reports
 
 # %% ../nbs/06_stream.ipynb #f4f27a2f
 _OPAQUE = {'input','args','parameters','schema','input_schema','metadata','variables'}
@@ -54,6 +55,7 @@ def stream_response(events)->tuple:
     if not src: raise TypeError(f"Not an event of a known API's stream: {type(evs[0]).__name__} {str(evs[0])[:80]}")
     return src.name, src.assemble(evs)
 
+@reports
 def stream_msg(
     events, # A stream's events (SDK event objects or dicts), or boto3's `converse_stream` response
     api:str=None, # Target API; the stream's own API when `None`
