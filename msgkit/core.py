@@ -140,18 +140,24 @@ def mk_request(
     api:str='openai', # Target API
     model:str=None, # Model name (`modelId` for Bedrock)
     system=None, # System prompt: text, or a list of blocks (before any system messages at the start of `msgs`)
+    tools=None, # Tools, each anything `mk_tool` takes (a function, a JSON Schema, any API's tool form)
+    tool_choice:str=None, # 'auto', 'none', 'required', or a tool's name
+    strict:bool=False, # Strict tool schemas (OpenAI's strict mode, Anthropic's and Bedrock's strict tool use)
     cache:bool=False, # Mark the last message as a cache breakpoint
     ttl:str=None, # Cache time to live
     cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
-    **kw, # The adapter's block options (`detail`, ...), and other request fields, passed through
+    **kw, # `max_tokens`, `temperature`, `top_p`, `stop`, `schema`, `reasoning`; the adapter's block options (`detail`, ...); other fields as they are
 )->dict:
     "Keyword arguments for `api`'s SDK call: the messages, the model and the system prompt where the API wants them"
     ad = get_api(api)
     bkw = {k:kw.pop(k) for k in list(kw) if k in ad.opts}
     system,ts = _lift(read_history(msgs, ad=ad), system, ad)
     res = _finish(render_history(ts, ad, bkw, fetch), ad, cache, ttl, cache_last_ckpt_only)
-    return ad.request(res, model=model, system=system, **kw)
+    if tools is not None:
+        from msgkit.request import mk_tools
+        tools = mk_tools(tools, api, strict=strict)
+    return ad.request(res, model=model, system=system, tools=tools, tool_choice=tool_choice, **kw)
 
 # %% ../nbs/02_core.ipynb #bff3c5d8
 def jsonable(x):

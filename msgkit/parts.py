@@ -9,7 +9,7 @@ __all__ = ['Part', 'text_part', 'tool_call_part', 'tool_result_part', 'call_id',
            'reader', 'Reader', 'readers']
 
 # %% ../nbs/01_parts.ipynb #dd19ae28
-import copy, importlib, pkgutil
+import copy, importlib, pkgutil, re
 from pathlib import Path
 from fastcore.utils import *
 from .sniff import *
@@ -411,6 +411,27 @@ def reasoning(self:Adapter, p, **kw):
     return None
 
 # %% ../nbs/01_parts.ipynb #05023098
+@patch
+def parse_tool(self:Adapter, d:dict)->list|None:
+    "The neutral tools (`msgkit.request.Tool`s) in tool definition `d`, if it is in this API's form; else `None`"
+    return None
+
+@patch
+def tool(self:Adapter, t, strict=False)->dict:
+    "Neutral tool `t` in this API's form"
+    raise ValueError(f"api={self.name!r} has no tools")
+
+@patch
+def tools(self:Adapter, ts:list)->list:
+    "The request's `tools` from tool definitions `ts` in this API's form"
+    return ts
+
+@patch
+def chk_tool_name(self:Adapter, name, pat, what):
+    "A clear error for a tool name this API refuses"
+    if not isinstance(name, str) or not re.fullmatch(pat, name): raise ValueError(f"api={self.name!r} takes tool names of {what}, not {name!r}")
+    return name
+
 @patch
 def system_prompt(self:Adapter, groups:list):
     "The system prompt, for APIs that take it apart from the messages, from `groups` (the parts of each system message)"

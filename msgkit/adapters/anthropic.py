@@ -98,9 +98,43 @@ def system_prompt(self:AnthropicAdapter, groups):
     return [copy.deepcopy(p.native) if p.get('native') and self.owns(p.native) else dict(type='text', text=p.text) for p in ps]
 
 @patch
-def request(self:AnthropicAdapter, msgs, model=None, system=None, max_tokens=1024, **kw):
+def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
+            stop=None, schema=None, reasoning=None, **kw):
+    from msgkit.request import json_schema, no_opt, chk_choice
     if isinstance(system, list): self.before_send([dict(role='user', content=system)] + list(msgs))  # breakpoints in the system count too
-    return dict(**({'model':model} if model else {}), max_tokens=max_tokens, messages=msgs, **({'system':system} if system else {}), **kw)
+    r = dict(**({'model':model} if model else {}), max_tokens=1024 if max_tokens is None else max_tokens, messages=msgs, **({'system':system} if system else {}))
+    for k,v in dict(temperature=temperature, top_p=top_p).items():
+        if v is not None: raise no_opt(self.name, k, "the Messages API sets its sampling itself")
+    if tools: r['tools'] = tools
+    if tool_choice is not None:
+        c = chk_choice(tool_choice)
+        r['tool_choice'] = dict(type={'required':'any'}.get(c, c)) if c in ('auto','none','required') else dict(type='tool', name=c)
+    if stop is not None: r['stop_sequences'] = [stop] if isinstance(stop, str) else list(stop)
+    oc = {}
+    if schema is not None: oc['format'] = dict(type='json_schema', schema=json_schema(schema)[1])
+    if isinstance(reasoning, str): oc['effort'] = reasoning
+    elif isinstance(reasoning, int) and not isinstance(reasoning, bool):
+        # "budget_tokens" must be at least 1024 and less than max_tokens
+        if reasoning<1024: raise ValueError(f"api='anthropic' takes a thinking budget of at least 1,024 tokens, not {reasoning:,}")
+        if max_tokens is None: r['max_tokens'] = reasoning + 1024
+        elif max_tokens<=reasoning: raise ValueError(f"api='anthropic' needs max_tokens ({max_tokens:,}) above the thinking budget ({reasoning:,})")
+        r['thinking'] = dict(type='enabled', budget_tokens=reasoning)
+    elif reasoning is not None: raise TypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
+    if oc: r['output_config'] = oc
+    return {**r, **kw}
+
+# %% ../../nbs/11_anthropic.ipynb #43d57329
+@patch
+def parse_tool(self:AnthropicAdapter, d):
+    if not isinstance(d.get('input_schema'), dict) or not isinstance(d.get('name'), str) or d.get('type') not in (None,'custom'): return None
+    from msgkit.request import Tool
+    return [Tool(name=d['name'], description=d.get('description') or '', schema=d['input_schema'])]
+
+@patch
+def tool(self:AnthropicAdapter, t, strict=False):
+    self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')  # "Must match the regex ^[a-zA-Z0-9_-]{1,64}$"
+    d = dict(name=t.name, description=t.description, input_schema=t.schema) if t.description else dict(name=t.name, input_schema=t.schema)
+    return {**d, 'strict':True} if strict else d
 
 # %% ../../nbs/11_anthropic.ipynb #7fee723e
 AnthropicAdapter.cache_key = 'cache_control'

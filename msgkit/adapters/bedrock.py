@@ -98,9 +98,45 @@ class BedrockAdapter(Adapter):
             else: raise ValueError(f"api='bedrock' takes only text and cache points in a system prompt, not {p.type}")
         return out
 
-    def request(self, msgs, model=None, system=None, **kw):
+    def request(self, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
+                stop=None, schema=None, reasoning=None, **kw):
+        "Converse's words for msgkit's options: `toolConfig`, `inferenceConfig`, `outputConfig`"
+        from msgkit.request import json_schema, no_opt, chk_choice
         if isinstance(system, str): system = [dict(text=system)]
-        return dict(**({'modelId':model} if model else {}), messages=msgs, **({'system':system} if system else {}), **kw)
+        r = dict(**({'modelId':model} if model else {}), messages=msgs, **({'system':system} if system else {}))
+        if tools or tool_choice is not None:
+            tc = dict(tools=tools or [])
+            if tool_choice is not None:
+                c = chk_choice(tool_choice)
+                if c=='none': raise no_opt(self.name, "tool_choice 'none'", "Converse's toolChoice is auto, any or a tool: leave the tools out")
+                tc['toolChoice'] = {'auto':dict(auto={}), 'required':dict(any={})}.get(c) or dict(tool=dict(name=c))
+            r['toolConfig'] = tc
+        ic = dict(maxTokens=max_tokens, temperature=temperature, topP=top_p, stopSequences=[stop] if isinstance(stop, str) else stop)
+        if ic := {k:v for k,v in ic.items() if v is not None}: r['inferenceConfig'] = ic
+        oc = {}
+        if schema is not None:
+            n,s = json_schema(schema)
+            oc['textFormat'] = dict(type='json_schema', structure=dict(jsonSchema=dict(schema=json.dumps(s), name=n)))
+        if isinstance(reasoning, str): oc['effort'] = reasoning
+        elif isinstance(reasoning, int) and not isinstance(reasoning, bool):  # Claude on Bedrock: its own `thinking` field
+            r['additionalModelRequestFields'] = dict(thinking=dict(type='enabled', budget_tokens=reasoning))
+        elif reasoning is not None: raise TypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
+        if oc: r['outputConfig'] = oc
+        return {**r, **kw}
+
+# %% ../../nbs/14_bedrock.ipynb #78bfe4d0
+@patch
+def parse_tool(self:BedrockAdapter, d):
+    s = d.get('toolSpec')
+    if not isinstance(s, dict) or not isinstance(s.get('name'), str): return None
+    from msgkit.request import Tool
+    return [Tool(name=s['name'], description=s.get('description') or '', schema=(s.get('inputSchema') or {}).get('json') or {'type':'object'})]
+
+@patch
+def tool(self:BedrockAdapter, t, strict=False):
+    self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
+    d = dict(name=t.name, **({'description':t.description} if t.description else {}), inputSchema=dict(json=t.schema))
+    return dict(toolSpec={**d, 'strict':True} if strict else d)
 
 # %% ../../nbs/14_bedrock.ipynb #d01d33f1
 _blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint','reasoningContent',

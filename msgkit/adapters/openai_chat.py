@@ -89,8 +89,23 @@ class OpenAIChatAdapter(Adapter):
             raise ValueError(f"api='openai_chat' takes reasoning_field 'reasoning_content' or 'reasoning_details', not {reasoning_field!r}")
         if reasoning_field and (p.get('text') is not None or p.get('detail')): return {'_reasoning':(reasoning_field, p)}
 
-    def request(self, msgs, model=None, system=None, **kw):
-        return dict(**({'model':model} if model else {}), messages=([dict(role='system', content=system)] if system else []) + list(msgs), **kw)
+    def request(self, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
+                stop=None, schema=None, reasoning=None, **kw):
+        "Chat's words for msgkit's options: `max_completion_tokens`, `response_format`, `reasoning_effort`, `stop`"
+        from msgkit.request import json_schema, no_opt, chk_choice, _choices
+        r = dict(**({'model':model} if model else {}), messages=([dict(role='system', content=system)] if system else []) + list(msgs))
+        if tools: r['tools'] = tools
+        if tool_choice is not None: r['tool_choice'] = c if (c := chk_choice(tool_choice)) in _choices else dict(type='function', function=dict(name=c))
+        if max_tokens is not None: r['max_completion_tokens'] = max_tokens
+        for k,v in dict(temperature=temperature, top_p=top_p, stop=stop).items():
+            if v is not None: r[k] = v
+        if schema is not None:
+            n,s = json_schema(schema)
+            r['response_format'] = dict(type='json_schema', json_schema=dict(name=n, schema=s))
+        if reasoning is not None:
+            if not isinstance(reasoning, str): raise no_opt(self.name, 'reasoning budget in tokens', "it takes an effort: 'minimal', 'low', 'medium', 'high'")
+            r['reasoning_effort'] = reasoning
+        return {**r, **kw}
 
 
 def _reasoning_fields(thinks):
@@ -135,6 +150,22 @@ def tidy(self:OpenAIChatAdapter, msgs):
         out += [o for o in head if o.get('role')=='tool'] + ([_join_users(users)] if users else []) + tail
         i = j
     return out
+
+# %% ../../nbs/12_openai_chat.ipynb #e1ceb83a
+from .openai import strict_schema
+
+@patch
+def parse_tool(self:OpenAIChatAdapter, d):
+    f = d.get('function')
+    if d.get('type')!='function' or not isinstance(f, dict) or not isinstance(f.get('name'), str): return None
+    from msgkit.request import Tool
+    return [Tool(name=f['name'], description=f.get('description') or '', schema=f.get('parameters') or {'type':'object', 'properties':{}})]
+
+@patch
+def tool(self:OpenAIChatAdapter, t, strict=False):
+    self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
+    f = dict(name=t.name, description=t.description, parameters=strict_schema(t.schema) if strict else t.schema)
+    return dict(type='function', function={**f, 'strict':True} if strict else f)
 
 # %% ../../nbs/12_openai_chat.ipynb #a5ea4625
 _blocks = {'text','image_url','input_audio','file','refusal'}

@@ -1,0 +1,157 @@
+"""Whole requests: tools given in any form for every API, and msgkit's request options in each API's words, checked by
+the oracle (the SDKs' request types for every keyword argument, the real clients, botocore's model, the OpenAI spec)."""
+import enum, json, typing
+import pytest
+from msgkit import *
+from msgkit.request import mk_tool, mk_tools, read_tools, Tool
+from test_history import accept
+
+APIS = ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock']
+
+class Unit(enum.Enum):
+    C = 'celsius'
+    F = 'fahrenheit'
+
+def get_weather(
+    location:str, # City and country, e.g. "Paris, France"
+    unit:Unit=Unit.C, # Temperature unit
+    days:typing.Optional[list[int]]=None, # Days ahead to forecast
+)->str:
+    "Current weather at a location"
+    return 'Sunny'
+
+PARAMS = {'type': 'object', 'properties': {'location': {'type': 'string', 'description': 'City and country'},
+                                           'unit': {'type': 'string', 'enum': ['celsius', 'fahrenheit']}}, 'required': ['location']}
+DESC = 'Current weather at a location'
+
+def forms():
+    "The same tool in every form a user may hold it"
+    from google.genai import types
+    return dict(function=get_weather,
+                json_schema=dict(name='get_weather', description=DESC, parameters=PARAMS),
+                chat=dict(type='function', function=dict(name='get_weather', description=DESC, parameters=PARAMS)),
+                responses=dict(type='function', name='get_weather', description=DESC, parameters=PARAMS, strict=False),
+                anthropic=dict(name='get_weather', description=DESC, input_schema=PARAMS),
+                gemini_sdk=types.FunctionDeclaration(name='get_weather', description=DESC, parameters=types.Schema.model_validate(PARAMS)),
+                gemini_tool=dict(function_declarations=[dict(name='get_weather', description=DESC, parameters=PARAMS)]),
+                bedrock=dict(toolSpec=dict(name='get_weather', description=DESC, inputSchema=dict(json=PARAMS))))
+
+@pytest.mark.parametrize('api', APIS)
+@pytest.mark.parametrize('form', list(forms()))
+def test_tool_forms_accepted(form, api):
+    "A tool in any form gives a request every API accepts, the name, description and parameters kept"
+    t = forms()[form]
+    req = mk_request(["What's the weather in Paris?"], api, model='m', tools=[t], tool_choice='auto')
+    accept(api, req)
+    back = read_tools(mk_tools([t], api)[0])
+    assert [o.name for o in back] == ['get_weather'] and back[0].description == DESC
+    props = back[0].schema['properties']
+    assert set(props) >= {'location', 'unit'} and props['unit']['enum'] == ['celsius', 'fahrenheit']
+    assert str(back[0].schema.get('type')).lower() == 'object'
+
+def test_function_schema():
+    t = read_tools(get_weather)[0]
+    assert t.schema == {'type': 'object', 'required': ['location'], 'properties': {
+        'location': {'type': 'string', 'description': 'City and country, e.g. "Paris, France"'},
+        'unit': {'type': 'string', 'enum': ['celsius', 'fahrenheit'], 'description': 'Temperature unit'},
+        'days': {'type': 'array', 'items': {'type': 'integer'}, 'description': 'Days ahead to forecast'}}}
+    with pytest.raises(TypeError, match="parameter 'x' of f"): read_tools(_bad)
+
+def _bad(x:complex): return x
+_bad.__name__ = 'f'
+
+@pytest.mark.parametrize('api', ['openai', 'openai_chat', 'anthropic', 'bedrock'])
+def test_strict_accepted(api):
+    req = mk_request(['hi'], api, model='m', tools=[get_weather], strict=True)
+    accept(api, req)
+    if api in ('openai', 'openai_chat'):
+        t = req['tools'][0] if api=='openai' else req['tools'][0]['function']
+        assert t['strict'] is True and t['parameters']['additionalProperties'] is False
+        assert sorted(t['parameters']['required']) == ['days', 'location', 'unit']
+        assert 'null' in t['parameters']['properties']['unit']['type']
+
+def test_strict_refuses_what_it_cannot_say():
+    with pytest.raises(ValueError, match="additionalProperties=True"): mk_tool(dict(name='f', parameters=dict(type='object', additionalProperties=True)), strict=True)
+    with pytest.raises(ValueError, match="takes no 'allOf'"): mk_tool(dict(name='f', parameters=dict(type='object', properties=dict(a=dict(allOf=[{}])))), strict=True)
+    with pytest.raises(ValueError, match="no strict mode"): mk_tool(get_weather, 'gemini', strict=True)
+
+def test_gemini_schema_subset():
+    "Gemini's parameters: $ref inlined from $defs, type lists as nullable, const as enum; a keyword it lacks named"
+    from pydantic import BaseModel
+    class Place(BaseModel):
+        city: str
+        country: typing.Optional[str] = None
+    def visit(place:Place, when:str='today'):
+        "Plan a visit"
+    req = mk_request(['hi'], 'gemini', model='m', tools=[visit])
+    accept('gemini', req)
+    p = req['config']['tools'][0]['function_declarations'][0]['parameters']['properties']['place']
+    assert p['properties']['city'] == {'title': 'City', 'type': 'string'} and '$ref' not in json.dumps(req['config']['tools'])
+    with pytest.raises(ValueError, match="api='gemini' takes no 'oneOf'"): mk_tool(dict(name='f', parameters=dict(type='object', properties=dict(a=dict(oneOf=[{}])))), 'gemini')
+    with pytest.raises(ValueError, match="takes one type per schema"): mk_tool(dict(name='f', parameters=dict(type='object', properties=dict(a=dict(type=['string','integer'])))), 'gemini')
+
+@pytest.mark.parametrize('api', APIS)
+@pytest.mark.parametrize('name', ['get weather', 'a'*65, '1tool', 'x/y'])
+def test_tool_names(api, name):
+    "Names each API refuses are an error naming the API, never silently changed (the model would call a tool that isn't there)"
+    if name=='1tool' and api!='gemini': return mk_tool(dict(name=name, parameters=PARAMS), api)  # a digit first is fine but for Gemini
+    with pytest.raises(ValueError, match=f"api={api!r} takes tool names"): mk_tool(dict(name=name, parameters=PARAMS), api)
+
+def test_tool_errors():
+    with pytest.raises(ValueError, match='unique'): mk_tools([get_weather, get_weather])
+    with pytest.raises(TypeError, match='A tool is a function'): mk_tools([42])
+    with pytest.raises(ValueError, match='needs a name'): mk_tools([dict(description='x')])
+
+def test_bedrock_description():
+    "Converse's description has a minimum length of 1: a tool without one is sent without it"
+    t = mk_tool(dict(name='f', parameters=PARAMS), 'bedrock')
+    assert 'description' not in t['toolSpec']
+    accept('bedrock', mk_request(['hi'], 'bedrock', model='m', tools=[t]))
+
+# ---------------------------------------------------------------- the option vocabulary
+class Answer(__import__('pydantic').BaseModel):
+    city: str
+    temp: float
+
+OPTS = [dict(max_tokens=100), dict(temperature=0.5, top_p=0.9), dict(stop=['END']), dict(schema=Answer), dict(schema=Answer.model_json_schema()),
+        dict(reasoning='low'), dict(reasoning=2048), dict(tools=[get_weather], tool_choice='get_weather'), dict(tools=[get_weather], tool_choice='required'),
+        dict(tools=[get_weather], tool_choice='none')]
+LACKS = {('openai', 'stop'), ('openai', 'reasoning=2048'), ('openai_chat', 'reasoning=2048'), ('anthropic', 'temperature'), ('bedrock', "tool_choice='none'")}
+FIELD = dict(openai=dict(max_tokens='max_output_tokens', schema='text', reasoning='reasoning'),
+             openai_chat=dict(max_tokens='max_completion_tokens', schema='response_format', reasoning='reasoning_effort', stop='stop'),
+             anthropic=dict(max_tokens='max_tokens', schema='output_config', stop='stop_sequences'),
+             gemini=dict(max_tokens='max_output_tokens', schema='response_json_schema', reasoning='thinking_config', stop='stop_sequences'),
+             bedrock=dict(max_tokens='inferenceConfig', schema='outputConfig', stop='inferenceConfig'))
+
+def _key(o):
+    k = next(iter(o))
+    return f'{k}={o[k]!r}' if k=='reasoning' and isinstance(o[k], int) else f"tool_choice={o['tool_choice']!r}" if 'tool_choice' in o else k
+
+@pytest.mark.parametrize('api', APIS)
+@pytest.mark.parametrize('opts', OPTS, ids=_key)
+def test_options(api, opts):
+    "Each option lands in the API's own field and the oracle accepts it; an option the API lacks is an error naming the API"
+    if (api, _key(opts)) in LACKS:
+        with pytest.raises(ValueError, match=f"api={api!r} takes no"): mk_request(['hi'], api, model='m', **opts)
+        return
+    req = mk_request(['hi'], api, model='m', **opts)
+    accept(api, req)
+    k = next(iter(opts))
+    f = FIELD[api].get(k)
+    if f: assert f in (req.get('config') or req), (f, req)
+
+def test_option_details():
+    oa = mk_request(['hi'], 'openai', model='m', schema=Answer, tool_choice='get_weather', tools=[get_weather], reasoning='high')
+    assert oa['text']['format']['name'] == 'Answer' and oa['tool_choice'] == dict(type='function', name='get_weather') and oa['reasoning'] == dict(effort='high')
+    an = mk_request(['hi'], 'anthropic', model='m', reasoning=2048, tool_choice='required', tools=[get_weather], stop='END')
+    assert an['thinking'] == dict(type='enabled', budget_tokens=2048) and an['tool_choice'] == dict(type='any') and an['stop_sequences'] == ['END']
+    gm = mk_request(['hi'], 'gemini', model='m', tool_choice='get_weather', tools=[get_weather], reasoning=512)
+    assert gm['config']['tool_config'] == dict(function_calling_config=dict(mode='ANY', allowed_function_names=['get_weather']))
+    assert gm['config']['thinking_config'] == dict(thinking_budget=512)
+    bd = mk_request(['hi'], 'bedrock', model='m', tools=[get_weather], tool_choice='auto', max_tokens=50, stop='END')
+    assert bd['toolConfig']['toolChoice'] == dict(auto={}) and bd['inferenceConfig'] == dict(maxTokens=50, stopSequences=['END'])
+    with pytest.raises(TypeError, match='tool_choice takes'): mk_request(['hi'], 'openai', tool_choice=3)
+    assert mk_request(['hi'], 'anthropic', reasoning=2048)['max_tokens'] == 3072  # "budget_tokens must be less than max_tokens"
+    with pytest.raises(ValueError, match='above the thinking budget'): mk_request(['hi'], 'anthropic', reasoning=2048, max_tokens=1000)
+    with pytest.raises(ValueError, match='at least 1,024'): mk_request(['hi'], 'anthropic', reasoning=100)
+    assert mk_request(['hi'], 'anthropic', model='m', thinking=dict(type='adaptive'))['thinking'] == dict(type='adaptive')  # the API's own names pass
