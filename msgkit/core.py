@@ -147,6 +147,7 @@ def mk_request(
     ttl:str=None, # Cache time to live
     cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
+    wire:bool=False, # The JSON body of the HTTP request instead (what curl sends; the model in the URL for Gemini and Bedrock)
     **kw, # `max_tokens`, `temperature`, `top_p`, `stop`, `schema`, `reasoning`; the adapter's block options (`detail`, ...); other fields as they are
 )->dict:
     "Keyword arguments for `api`'s SDK call: the messages, the model and the system prompt where the API wants them"
@@ -157,7 +158,8 @@ def mk_request(
     if tools is not None:
         from msgkit.request import mk_tools
         tools = mk_tools(tools, api, strict=strict)
-    return ad.request(res, model=model, system=system, tools=tools, tool_choice=tool_choice, **kw)
+    req = ad.request(res, model=model, system=system, tools=tools, tool_choice=tool_choice, **kw)
+    return ad.wire(req) if wire else req
 
 # %% ../nbs/02_core.ipynb #bff3c5d8
 def jsonable(x):

@@ -447,6 +447,17 @@ def request(self:Adapter, msgs, model=None, system=None, **kw)->dict:
     raise NotImplementedError
 
 @patch
+def wire(self:Adapter, req:dict)->dict:
+    "The JSON body of the HTTP request that SDK keyword arguments `req` make (by default: the same, bytes as base64)"
+    from msgkit.core import jsonable
+    return jsonable(req)
+
+@patch
+def endpoint(self:Adapter, model=None):
+    "`(url, headers)` of the HTTP call the wire body goes to, for `curl`; `None` where a plain HTTP call can't make it"
+    return None
+
+@patch
 def usage(self:Adapter, r:dict)->dict:
     "Token usage of response dict `r`, as `mk_usage` gives it"
     raise NotImplementedError

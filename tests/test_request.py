@@ -155,3 +155,45 @@ def test_option_details():
     with pytest.raises(ValueError, match='above the thinking budget'): mk_request(['hi'], 'anthropic', reasoning=2048, max_tokens=1000)
     with pytest.raises(ValueError, match='at least 1,024'): mk_request(['hi'], 'anthropic', reasoning=100)
     assert mk_request(['hi'], 'anthropic', model='m', thinking=dict(type='adaptive'))['thinking'] == dict(type='adaptive')  # the API's own names pass
+
+# ---------------------------------------------------------------- wire bodies
+import oracle
+from oracle import check_openai, check_openai_chat, check_anthropic, check_gemini, check_bedrock
+
+def sdk_body(api, req):
+    "What the real SDK client puts on the wire for keyword arguments `req` (through its mock transport)"
+    req = {k:v for k,v in req.items() if k not in ('model','modelId')}
+    if api=='openai': return check_openai(req.pop('input'), **req)
+    if api=='openai_chat': return check_openai_chat(req.pop('messages'), **req)
+    if api=='anthropic': return check_anthropic(req.pop('messages'), **{k:v for k,v in req.items() if k!='max_tokens'})
+    if api=='gemini': return check_gemini(req['contents'], **req.get('config', {}))
+    return check_bedrock(req.pop('messages'), **req)
+
+def camel(x):
+    "Field names spelled one way (proto JSON takes snake_case and lowerCamelCase alike); empty objects left out"
+    import re
+    if isinstance(x, list): return [camel(o) for o in x]
+    if not isinstance(x, dict): return x
+    return {re.sub(r'_(\w)', lambda m: m[1].upper(), k):camel(v) for k,v in x.items() if v!={}}
+
+WIRE_MODEL = dict(openai='gpt-4.1', openai_chat='gpt-4o', anthropic='claude-sonnet-4-5', gemini='gemini-2.5-flash', bedrock=oracle.MODEL_ID)
+
+@pytest.mark.parametrize('api', APIS)
+@pytest.mark.parametrize('case', ['text', 'media_tools', 'options'])
+def test_wire_equals_sdk(api, case):
+    "mk_request(..., wire=True) is the body the official SDK sends for the same call: history, media, tools, options"
+    from test_history import api_form
+    png = sample('gradient.png').read_bytes()
+    h = ['Hi', 'Hello!', 'Weather in Paris?'] if case=='text' else [[png, 'What is this?']] if case=='options' else api_form('anthropic')[0] + ['And tomorrow?']
+    kw = dict(tools=[get_weather], tool_choice='auto') if case=='media_tools' else dict(max_tokens=300, stop=['END'] if api!='openai' else None,
+              schema=Answer, temperature=None if api=='anthropic' else 0.3) if case=='options' else {}
+    kw = {k:v for k,v in kw.items() if v is not None}
+    if api=='anthropic': kw['max_tokens'] = 1024
+    req = mk_request(h, api, model=WIRE_MODEL[api], system='Be brief.', **kw)
+    body = mk_request(h, api, model=WIRE_MODEL[api], system='Be brief.', wire=True, **kw)
+    assert json.loads(json.dumps(body)) == body, 'not JSON'
+    got = sdk_body(api, req)
+    if api in ('openai', 'openai_chat', 'anthropic'): got = {**got, 'model': WIRE_MODEL[api]}
+    if api=='anthropic': got['max_tokens'] = req['max_tokens']
+    if api=='gemini': assert camel(body) == camel(got)
+    else: assert body == got

@@ -131,6 +131,10 @@ def parse_tool(self:AnthropicAdapter, d):
     return [Tool(name=d['name'], description=d.get('description') or '', schema=d['input_schema'])]
 
 @patch
+def endpoint(self:AnthropicAdapter, model=None):
+    return 'https://api.anthropic.com/v1/messages', {'x-api-key':'$ANTHROPIC_API_KEY', 'anthropic-version':'2023-06-01'}
+
+@patch
 def tool(self:AnthropicAdapter, t, strict=False):
     self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')  # "Must match the regex ^[a-zA-Z0-9_-]{1,64}$"
     d = dict(name=t.name, description=t.description, input_schema=t.schema) if t.description else dict(name=t.name, input_schema=t.schema)

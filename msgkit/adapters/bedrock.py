@@ -138,6 +138,12 @@ def tool(self:BedrockAdapter, t, strict=False):
     d = dict(name=t.name, **({'description':t.description} if t.description else {}), inputSchema=dict(json=t.schema))
     return dict(toolSpec={**d, 'strict':True} if strict else d)
 
+# %% ../../nbs/14_bedrock.ipynb #dd36e638
+@patch
+def wire(self:BedrockAdapter, req):
+    from msgkit.core import jsonable
+    return jsonable({k:v for k,v in req.items() if k!='modelId'})
+
 # %% ../../nbs/14_bedrock.ipynb #d01d33f1
 _blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint','reasoningContent',
            'citationsContent','searchResult'}

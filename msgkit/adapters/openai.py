@@ -155,6 +155,10 @@ def request(self:OpenAIAdapter, msgs, model=None, system=None, tools=None, tool_
         r['reasoning'] = dict(effort=reasoning)
     return {**r, **kw}
 
+@patch
+def endpoint(self:OpenAIAdapter, model=None):
+    return 'https://api.openai.com/v1/responses', {'Authorization':'Bearer $OPENAI_API_KEY'}
+
 # %% ../../nbs/10_openai.ipynb #345872c9
 def _or_null(s):
     "`s`, allowing `null` too"

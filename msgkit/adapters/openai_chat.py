@@ -162,6 +162,11 @@ def parse_tool(self:OpenAIChatAdapter, d):
     return [Tool(name=f['name'], description=f.get('description') or '', schema=f.get('parameters') or {'type':'object', 'properties':{}})]
 
 @patch
+def endpoint(self:OpenAIChatAdapter, model=None):
+    "OpenAI's, or any compatible server's at `$OPENAI_BASE_URL`"
+    return '${OPENAI_BASE_URL:-https://api.openai.com/v1}/chat/completions', {'Authorization':'Bearer $OPENAI_API_KEY'}
+
+@patch
 def tool(self:OpenAIChatAdapter, t, strict=False):
     self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
     f = dict(name=t.name, description=t.description, parameters=strict_schema(t.schema) if strict else t.schema)
