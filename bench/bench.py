@@ -56,6 +56,12 @@ def main():
     chat = [dict(role='user', content='q'), dict(role='assistant', content='', tool_calls=[dict(id='c1', type='function', function=dict(name='f', arguments='{}'))]),
             dict(role='tool', tool_call_id='c1', content='ok')] * 33
     res['msgkit_only.chat_history_99_to_anthropic.us'] = round(per_call(lambda: msgkit.mk_msgs(chat, api='anthropic'), 30), 1)
+    for n in (10_000, 100_000):  # mk_batch streams: its peak memory stays flat however many prompts go through
+        prompts = (f"Summarise document {i}." for i in range(n))
+        def run(): 
+            for o in msgkit.mk_batch(prompts, 'anthropic', model='claude-sonnet-4-5', max_tokens=100, progress=False): json.dumps(o)
+        t = time.perf_counter(); res[f'msgkit_only.batch_{n//1000}k_prompts.peak_MB'] = round(peak(run)/1e6, 2)
+        res[f'msgkit_only.batch_{n//1000}k_prompts.s'] = round(time.perf_counter()-t, 1)
     t = time.perf_counter(); m = msgkit.stream_msg(evs); res['msgkit_only.anthropic.stream_20k_deltas.ms'] = round((time.perf_counter()-t)*1000, 1)
     assert len(m['content'][0]['text'])==100_000
     print(json.dumps(res, indent=1))

@@ -101,13 +101,17 @@ def media(
     **kw, # Extra part fields (`title`, `filename`, ...)
 )->Part:
     "A media part from `data`, typed by `mt` or by sniffing"
-    if isinstance(data, Path): data, smt = read_path(data)
+    path = data if isinstance(data, Path) else None
+    if path is not None: data, smt = read_path(data)
     elif is_data_uri(data): data, smt = parse_data_uri(data)
     elif isinstance(data, (bytes,bytearray,memoryview)): data, smt = bytes(data), media_type(data)
     else: raise TypeError(f"media() takes bytes, a Path or a data URI, not {type(data).__name__}")
     if mt and smt and smt!=mt and not {media_kind(smt), media_kind(mt)} <= {'audio','video'}:  # mp4/m4a-style containers may be either
         raise ValueError(f"The bytes are {smt}, not {mt}")
     mt = mt or smt
+    if not mt and path is not None:
+        raise ValueError(f"Can't tell the media type of {str(path)!r}: its bytes have no signature and {path.suffix or 'no extension'} names no text type; "
+                         f"say it: media(Path({str(path)!r}), mt='text/plain'), or pass its text as a str")
     if not mt: raise ValueError(f"Can't tell the media type of these {len(data)} bytes; say it: media(data, mt='...')")
     kind = media_kind(mt)
     if not kind: raise ValueError(f"{mt} is not an image, audio, video or document type")

@@ -21,7 +21,20 @@ def media_type(b:bytes)->str|None:
     if not isinstance(b, (bytes,bytearray,memoryview)): raise TypeError(f"media_type takes bytes, not {type(b).__name__}")
     import filetype
     k = filetype.guess(bytes(b[:8192]))
-    return _mt_fix.get(k.mime, k.mime) if k else None
+    mt = _mt_fix.get(k.mime, k.mime) if k else None
+    return _office(b) or mt if mt=='application/zip' else mt
+
+_ooxml = {'word/':'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          'xl/':'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          'ppt/':'application/vnd.openxmlformats-officedocument.presentationml.presentation'}
+
+def _office(b):
+    "The Office type of zip bytes `b`, by the parts its directory lists (the first 8 KB may not reach them: a thumbnail comes first)"
+    import io, zipfile
+    try: names = zipfile.ZipFile(io.BytesIO(bytes(b))).namelist()
+    except (zipfile.BadZipFile, ValueError, OSError): return None
+    if '[Content_Types].xml' not in names: return None
+    return next((mt for p,mt in _ooxml.items() if any(n.startswith(p) for n in names)), None)
 
 # %% ../nbs/00_sniff.ipynb #07c9eb76
 text_mts = {'text/plain', 'text/markdown', 'text/csv', 'text/html', 'application/json', 'text/xml', 'application/xml'}

@@ -2,7 +2,7 @@
 import json, re, shutil, subprocess, sys
 from pathlib import Path
 import pytest
-from msgkit import mk_request, apis
+from msgkit import mk_request, apis, mk_msg
 
 def msgkit(*args, **kw):
     "Run the installed `msgkit` command; its stdout"
@@ -38,3 +38,52 @@ def test_curl_bedrock_points_to_the_aws_cli():
 def test_indent_0_is_compact():
     out = msgkit('--indent', '0', 'hi')
     assert out == '[{"role":"user","content":"hi"}]\n'
+
+def test_cli_as_a_curl_user_meets_it(tmp_path):
+    "Errors name the CLI's options; a file named without @ gets a hint; - reads stdin; a closed pipe ends quietly"
+    exe = shutil.which('msgkit', path=str(Path(sys.executable).parent)) or shutil.which('msgkit')
+    r = subprocess.run([exe, '--api', 'bedrock', 'https://example.com/cat.png'], capture_output=True, text=True)
+    assert r.returncode!=0 and 'with --fetch' in r.stderr and 'mk_msg(' not in r.stderr
+    f = tmp_path/'note.txt'; f.write_text('hello')
+    r = subprocess.run([exe, str(f)], capture_output=True, text=True)
+    assert r.returncode==0 and f"write @{f}" in r.stderr and json.loads(r.stdout)[0]['content']==str(f)
+    assert json.loads(msgkit('-', input='What is 2+2?\n'))[0]['content'] == 'What is 2+2?'
+    r = subprocess.run(f"{exe} --api all | head -1", shell=True, capture_output=True, text=True, executable='/bin/bash')
+    quiet = lambda err: 'Error' not in err and 'Traceback' not in err  # (the note about base64 bytes may be there)
+    assert r.stdout=='{\n' and quiet(r.stderr), r.stderr
+    r = subprocess.run(['bash', '-c', f"set -o pipefail; {exe} --api all | head -1 >/dev/null"], capture_output=True, text=True)
+    assert r.returncode==0 and quiet(r.stderr), r.stderr
+
+def test_path_errors_name_the_file(tmp_path):
+    p = tmp_path/'t.py'; p.write_text('print(1)')
+    with pytest.raises(ValueError, match=r"Can't tell the media type of '.*t\.py'.*mt='text/plain'"): mk_msg(p)
+    exe = shutil.which('msgkit', path=str(Path(sys.executable).parent)) or shutil.which('msgkit')
+    r = subprocess.run([exe, f'@{p}'], capture_output=True, text=True)
+    assert 't.py' in r.stderr
+
+def test_office_by_content(tmp_path):
+    "An Office file whose named parts come after a big thumbnail is still a .docx, not application/zip"
+    import io, os, zipfile
+    from msgkit import media_type
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, 'w') as z:
+        z.writestr('[Content_Types].xml', '<x/>'); z.writestr('docProps/thumbnail.jpeg', os.urandom(20000)); z.writestr('word/document.xml', '<x/>')
+    assert media_type(b.getvalue()) == 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+    assert mk_msg([b.getvalue(), 'Summarise'], api='openai').content[0]['type'] == 'input_file'
+
+def test_sdk_output_says_how_to_load_bytes_back(tmp_path):
+    exe = shutil.which('msgkit', path=str(Path(sys.executable).parent)) or shutil.which('msgkit')
+    png = Path(__import__('msgkit').sample('gradient.png'))
+    r = subprocess.run([exe, '--api', 'bedrock', f'@{png}', 'What is this?'], capture_output=True, text=True)
+    assert 'read it back with msgkit.mk_msgs' in r.stderr
+    back = __import__('msgkit').mk_msgs(json.loads(r.stdout), api='bedrock')
+    assert isinstance(back[0]['content'][0]['image']['source']['bytes'], bytes)
+    assert 'base64' not in subprocess.run([exe, 'hi'], capture_output=True, text=True).stderr
+
+def test_office_file_through_the_command(tmp_path):
+    import io, os, zipfile
+    p = tmp_path/'report.docx'
+    with zipfile.ZipFile(p, 'w') as z:
+        z.writestr('[Content_Types].xml', '<x/>'); z.writestr('docProps/thumbnail.jpeg', os.urandom(20000)); z.writestr('word/document.xml', '<x/>')
+    out = json.loads(msgkit('--api', 'bedrock', f'@{p}', 'Summarise'))
+    assert out[0]['content'][0]['document']['format'] == 'docx'

@@ -154,7 +154,10 @@ def test_option_details():
     assert mk_request(['hi'], 'anthropic', reasoning=2048)['max_tokens'] == 3072  # "budget_tokens must be less than max_tokens"
     with pytest.raises(ValueError, match='above the thinking budget'): mk_request(['hi'], 'anthropic', reasoning=2048, max_tokens=1000)
     with pytest.raises(ValueError, match='at least 1,024'): mk_request(['hi'], 'anthropic', reasoning=100)
-    assert mk_request(['hi'], 'anthropic', model='m', thinking=dict(type='adaptive'))['thinking'] == dict(type='adaptive')  # the API's own names pass
+    own = mk_request(['hi'], 'anthropic', model='m', thinking=dict(type='adaptive'))  # the API's own names pass, checked by its type
+    assert own['thinking'] == dict(type='adaptive')
+    accept('anthropic', own)
+    with pytest.raises(AssertionError, match='unknown request field'): accept('anthropic', mk_request(['hi'], 'anthropic', model='m', thinkin=1))
 
 # ---------------------------------------------------------------- wire bodies
 import oracle
