@@ -32,6 +32,7 @@ def batch_line(
     "One line of `api`'s batch input file"
     if not isinstance(custom_id, str) or not _id_re.fullmatch(custom_id):
         raise ValueError(f"A batch id is 1 to 64 of a-z, A-Z, 0-9, _ and -, not {custom_id!r}")
+    if api in ('openai','openai_chat','anthropic') and not model: raise ValueError(f"api={api!r} batch lines name their model: pass model=...")
     if api in _url: return dict(custom_id=custom_id, method='POST', url=_url[api], body=mk_request(h, api, model=model, wire=True, **opts))
     if api=='anthropic': return dict(custom_id=custom_id, params=mk_request(h, api, model=model, wire=True, **opts))
     if api=='gemini': return dict(key=custom_id, request=mk_request(h, api, wire=True, **opts))
@@ -53,12 +54,13 @@ def mk_batch(
 ):
     "The lines of `api`'s batch input file for `requests`, one dict at a time (write each with `json.dumps`)"
     n = len(requests) if hasattr(requests, '__len__') else None
-    seen,show = set(),((sys.stderr.isatty() or 'ipykernel' in sys.modules) if progress is None else progress)  # a terminal or a notebook
+    seen,own_at,show = set(),set(),((sys.stderr.isatty() or 'ipykernel' in sys.modules) if progress is None else progress)  # a terminal or a notebook
     for i,r in enumerate(requests):
         own = isinstance(r, tuple) and len(r)==2 and isinstance(r[0], str)
         cid,h = r if own else (f"request-{i}", r)
-        if cid in seen: raise ValueError(f"Batch ids must be unique: {cid!r} comes twice")
-        if own: seen.add(cid)  # made ids are unique by their position: only the caller's are kept, to check
+        made = re.fullmatch(r'request-(\d+)', cid)  # the caller's id may be one msgkit made for an earlier position
+        if cid in seen or (own and made and int(made[1])<i and int(made[1]) not in own_at): raise ValueError(f"Batch ids must be unique: {cid!r} comes twice")
+        if own: seen.add(cid); own_at.add(i)  # made ids are unique by their position: only the caller's are kept, to check
         yield batch_line(cid, h, api, model=model, **opts)
         if show: _progress(i+1, n)
     if show: sys.stderr.write('\n')

@@ -16,7 +16,10 @@ from .core import *
 def _arg(s:str, stdin=None, warn=None):
     "A command-line argument as content: `@path` reads a file, `-` the prompt on stdin, anything else is text or a URL"
     import sys
-    if s=='-': return (stdin or sys.stdin).read().removesuffix('\n')
+    if s=='-':
+        t = (stdin or sys.stdin).read().removesuffix('\n')
+        if not t.strip(): raise ValueError("the prompt on stdin is empty")
+        return t
     if s.startswith('@@'): return s[1:]
     if s.startswith('@'):
         p = Path(s[1:]).expanduser()
@@ -70,15 +73,17 @@ def curl_cmd(
 )->str:
     "A shell command that sends the request for `content`: `curl` for APIs a plain HTTP call reaches, the AWS CLI for Bedrock"
     ad = get_api(api)
+    if not model: raise ValueError(f"a request to api={api!r} names its model: pass --model")
     ep = ad.endpoint(model)
-    if ep is None:
-        req = run(content, api=api, model=model or '$MODEL_ID', **kw)
+    js = lambda o: json.dumps(o, ensure_ascii=False, **(dict(indent=indent) if indent else dict(separators=(',',':'))))
+    if ep is None:  # on stdin, not as an argument: the JSON of a large image would pass the kernel's limit on one argument
+        req = run(content, api=api, model=model, **kw)
         return ("# Bedrock needs SigV4-signed requests, which curl can't make by itself; the AWS CLI signs them:\n"
-                f"aws bedrock-runtime converse --cli-input-json \"$(cat <<'MSGKIT_JSON'\n{json.dumps(req, indent=indent, ensure_ascii=False)}\nMSGKIT_JSON\n)\"")
+                f"aws bedrock-runtime converse --cli-input-json file:///dev/stdin <<'MSGKIT_JSON'\n{js(req)}\nMSGKIT_JSON")
     url,hs = ep
     body = run(content, api=api, model=model, wire=True, **kw)
     heads = ''.join(f' \\\n  -H "{k}: {v}"' for k,v in {'Content-Type':'application/json', **hs}.items())
-    return f'curl -sS "{url}"{heads} \\\n  --data-binary @- <<\'MSGKIT_JSON\'\n{json.dumps(body, indent=indent, ensure_ascii=False)}\nMSGKIT_JSON'
+    return f'curl -sS "{url}"{heads} \\\n  --data-binary @- <<\'MSGKIT_JSON\'\n{js(body)}\nMSGKIT_JSON'
 
 # %% ../nbs/20_cli.ipynb #60525b6c
 _epilog = """examples:
@@ -96,7 +101,8 @@ def _prompt(o, i):
     "`(id, history)` of one line of a prompts file: a JSON string, or an object with `prompt` or `messages` (and `id`)"
     if isinstance(o, str): return f"request-{i}", [o]
     if isinstance(o, dict) and ('prompt' in o or 'messages' in o):
-        return str(o.get('id') or o.get('custom_id') or f"request-{i}"), o['messages'] if 'messages' in o else [o['prompt']]
+        cid = next((o[k] for k in ('id','custom_id') if o.get(k) is not None), None)
+        return (f"request-{i}" if cid is None else str(cid)), o['messages'] if 'messages' in o else [o['prompt']]
     raise ValueError(f"line {i+1}: a prompt is a JSON string or an object with 'prompt' or 'messages', not {str(o)[:60]}")
 
 def batch_main(argv=None):
@@ -111,7 +117,8 @@ def batch_main(argv=None):
     ap.add_argument('--max-tokens', type=int, help="max_tokens for every request")
     a = ap.parse_args(argv)
     import sys
-    f = sys.stdin if a.prompts=='-' else open(a.prompts)
+    try: f = sys.stdin if a.prompts=='-' else open(a.prompts)
+    except OSError as e: raise SystemExit(f"msgkit batch: can't read {a.prompts}: {e.strerror}")
     def reqs():
         for i,line in enumerate(f):
             if not line.strip(): continue

@@ -155,6 +155,7 @@ def mk_request(
     bkw = {k:kw.pop(k) for k in list(kw) if k in ad.opts}
     system,ts = _lift(read_history(msgs, ad=ad), system, ad)
     res = _finish(render_history(ts, ad, bkw, fetch), ad, cache, ttl, cache_last_ckpt_only)
+    if tool_choice is not None and not tools: raise ValueError(f"tool_choice needs tools: pass tools=[...] to mk_request (api={api!r})")
     if tools is not None:
         from msgkit.request import mk_tools
         tools = mk_tools(tools, api, strict=strict)

@@ -66,8 +66,12 @@ def test_streams_and_ids():
     first = list(itertools.islice(mk_batch(endless, 'anthropic', model='m', max_tokens=5), 3))
     assert [o['custom_id'] for o in first] == ['request-0', 'request-1', 'request-2']
     assert list(mk_batch(['a', 'b'], 'gemini')) == list(mk_batch(['a', 'b'], 'gemini'))
-    with pytest.raises(ValueError, match="comes twice"): list(mk_batch([('x', 'a'), ('x', 'b')], 'openai'))
-    with pytest.raises(ValueError, match="A batch id is"): list(mk_batch([('x'*65, 'a')], 'openai'))
+    with pytest.raises(ValueError, match="comes twice"): list(mk_batch([('x', 'a'), ('x', 'b')], 'openai', model='m'))
+    with pytest.raises(ValueError, match="comes twice"): list(mk_batch(['a', ('request-0', 'b')], 'openai', model='m'))  # a made id, taken again
+    with pytest.raises(ValueError, match="comes twice"): list(mk_batch([('request-1', 'a'), 'b'], 'openai', model='m'))
+    assert [o['custom_id'] for o in mk_batch([('request-0', 'a'), 'b'], 'openai', model='m')] == ['request-0', 'request-1']
+    with pytest.raises(ValueError, match="A batch id is"): list(mk_batch([('x'*65, 'a')], 'openai', model='m'))
+    with pytest.raises(ValueError, match="name their model"): list(mk_batch(['a'], 'anthropic'))
 
 # documented example output lines
 OPENAI_OUT = ('{"id": "batch_req_123", "custom_id": "request-2", "response": {"status_code": 200, "request_id": "req_123", "body": {"id": "chatcmpl-123", '
@@ -107,6 +111,8 @@ def test_cli_batch(tmp_path):
     out = [json.loads(l) for l in msgkit('batch', '--api', 'anthropic', '--model', 'claude-sonnet-4-5', '--max-tokens', '50', str(p)).splitlines()]
     assert out == list(mk_batch([('request-0', ['What is 2+2?']), ('cap', ['Capital of France?']), ('request-3', ['Hi', 'Hello!', 'Bye'])],
                                 'anthropic', model='claude-sonnet-4-5', max_tokens=50))
+    p.write_text('{"id": 0, "prompt": "zero"}\n')
+    assert json.loads(msgkit('batch', '--api', 'gemini', str(p)))['key'] == '0'
     stdin = msgkit('batch', '--api', 'gemini', input='"hi"\n')
     assert json.loads(stdin) == {'key': 'request-0', 'request': {'contents': [{'role': 'user', 'parts': [{'text': 'hi'}]}]}}
 

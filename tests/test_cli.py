@@ -31,7 +31,7 @@ def test_curl(api):
 
 def test_curl_bedrock_points_to_the_aws_cli():
     out = msgkit('--api', 'bedrock', '--model', MODEL['bedrock'], '--curl', 'Hello')
-    assert 'SigV4' in out and 'aws bedrock-runtime converse --cli-input-json' in out
+    assert 'SigV4' in out and 'aws bedrock-runtime converse --cli-input-json file:///dev/stdin' in out
     subprocess.run(['bash', '-n'], input=out, text=True, check=True)
     assert _heredoc(out)['modelId'] == MODEL['bedrock']
 
@@ -87,3 +87,11 @@ def test_office_file_through_the_command(tmp_path):
         z.writestr('[Content_Types].xml', '<x/>'); z.writestr('docProps/thumbnail.jpeg', os.urandom(20000)); z.writestr('word/document.xml', '<x/>')
     out = json.loads(msgkit('--api', 'bedrock', f'@{p}', 'Summarise'))
     assert out[0]['content'][0]['document']['format'] == 'docx'
+
+def test_cli_needs_and_refuses():
+    exe = shutil.which('msgkit', path=str(Path(sys.executable).parent)) or shutil.which('msgkit')
+    run = lambda *a, **kw: subprocess.run([exe, *a], capture_output=True, text=True, **kw)
+    for api in ('openai', 'bedrock'): assert 'pass --model' in run('--api', api, '--curl', 'hi').stderr
+    assert "can't read /no/such.jsonl" in run('batch', '/no/such.jsonl').stderr
+    assert 'the prompt on stdin is empty' in run('-', input='\n').stderr
+    assert msgkit('--api', 'anthropic', '--model', 'm', '--curl', '--indent', '0', 'hi').count('\n') == 7  # the JSON on one line

@@ -87,8 +87,13 @@ def test_gemini_schema_subset():
     accept('gemini', req)
     p = req['config']['tools'][0]['function_declarations'][0]['parameters']['properties']['place']
     assert p['properties']['city'] == {'title': 'City', 'type': 'string'} and '$ref' not in json.dumps(req['config']['tools'])
-    with pytest.raises(ValueError, match="api='gemini' takes no 'oneOf'"): mk_tool(dict(name='f', parameters=dict(type='object', properties=dict(a=dict(oneOf=[{}])))), 'gemini')
-    with pytest.raises(ValueError, match="takes one type per schema"): mk_tool(dict(name='f', parameters=dict(type='object', properties=dict(a=dict(type=['string','integer'])))), 'gemini')
+    with pytest.raises(ValueError, match="api='gemini' takes no 'oneOf'"): __import__('msgkit.adapters.gemini', fromlist=['x']).gemini_schema(dict(oneOf=[{}]))
+    for s in (dict(type='object', properties=dict(a=dict(oneOf=[{'type':'string'}, {'type':'integer'}]))), dict(type='object', properties=dict(a=dict(type=['string','integer'])))):
+        t = mk_tool(dict(name='f', parameters=s), 'gemini')  # what `parameters` can't say goes whole as `parameters_json_schema`
+        assert t['parameters_json_schema'] == s and 'parameters' not in t
+        accept('gemini', mk_request(['hi'], 'gemini', model='m', tools=[t]))
+    with pytest.raises(ValueError, match='enums of strings only'): __import__('msgkit.adapters.gemini', fromlist=['x']).gemini_schema(dict(enum=[1, 2]))
+    assert 'parameters_json_schema' in mk_tool(dict(name='f', parameters=dict(type='object', properties=dict(n=dict(type='integer', enum=[1, 2])))), 'gemini')
 
 @pytest.mark.parametrize('api', APIS)
 @pytest.mark.parametrize('name', ['get weather', 'a'*65, '1tool', 'x/y'])
@@ -150,7 +155,7 @@ def test_option_details():
     assert gm['config']['thinking_config'] == dict(thinking_budget=512)
     bd = mk_request(['hi'], 'bedrock', model='m', tools=[get_weather], tool_choice='auto', max_tokens=50, stop='END')
     assert bd['toolConfig']['toolChoice'] == dict(auto={}) and bd['inferenceConfig'] == dict(maxTokens=50, stopSequences=['END'])
-    with pytest.raises(TypeError, match='tool_choice takes'): mk_request(['hi'], 'openai', tool_choice=3)
+    with pytest.raises(TypeError, match='tool_choice takes'): mk_request(['hi'], 'openai', tools=[get_weather], tool_choice=3)
     assert mk_request(['hi'], 'anthropic', reasoning=2048)['max_tokens'] == 3072  # "budget_tokens must be less than max_tokens"
     with pytest.raises(ValueError, match='above the thinking budget'): mk_request(['hi'], 'anthropic', reasoning=2048, max_tokens=1000)
     with pytest.raises(ValueError, match='at least 1,024'): mk_request(['hi'], 'anthropic', reasoning=100)
@@ -200,3 +205,68 @@ def test_wire_equals_sdk(api, case):
     if api=='anthropic': got['max_tokens'] = req['max_tokens']
     if api=='gemini': assert camel(body) == camel(got)
     else: assert body == got
+
+
+# ---------------------------------------------------------------- regressions from review
+def test_nested_models_and_docs():
+    "A nested pydantic model's $defs sit at the root its refs point to; a model without a docstring has no description"
+    import jsonschema, pydantic
+    class Addr(pydantic.BaseModel):
+        street: str
+    class Person(pydantic.BaseModel):
+        name: str
+        addr: Addr
+    def ship(to:Person):
+        "Ship a parcel"
+    s = mk_tool(ship)['parameters']
+    jsonschema.validate({'to': {'name': 'a', 'addr': {'street': 'x'}}}, s)
+    for api in APIS: accept(api, mk_request(['hi'], api, model='m', tools=[ship], strict=api!='gemini'))
+    assert 'description' not in mk_tool(Person, 'anthropic') and mk_tool(Person)['description'] == ''
+
+def test_hints_from_future_annotations_and_callables(tmp_path):
+    "String annotations (from __future__ import annotations), Annotated docs, partials and callable objects are tools"
+    import functools, importlib.util
+    p = tmp_path/'fa.py'
+    p.write_text('from __future__ import annotations\nimport typing\ndef fa(a: int, b: typing.Annotated[str, "the b"] = "x"):\n    "Doc"\n')
+    spec = importlib.util.spec_from_file_location('fa', p); m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+    assert read_tools(m.fa)[0].schema['properties'] == {'a': {'type': 'integer'}, 'b': {'type': 'string', 'description': 'the b'}}
+    def g(a:int, b:str='x'): "G"
+    assert mk_tool(functools.partial(g, b='y'))['name'] == 'g'
+    class C:
+        def __call__(self, q:str): "Call"
+    assert mk_tool(C())['parameters']['properties'] == {'q': {'type': 'string'}}
+
+def test_api_form_keeps_its_own_keys():
+    "strict and Anthropic's cache_control on a tool given in the API's form stay for that API"
+    t = dict(type='function', name='f', description='d', parameters=PARAMS, strict=True)
+    assert mk_tool(t, 'openai')['strict'] is True and mk_tool(t, 'anthropic')['strict'] is True
+    a = dict(name='f', description='d', input_schema=PARAMS, cache_control={'type': 'ephemeral'})
+    assert mk_tool(a, 'anthropic')['cache_control'] == {'type': 'ephemeral'}
+    accept('anthropic', mk_request(['hi'], 'anthropic', model='m', tools=[a]))
+
+def test_gemini_form_means_the_same_elsewhere():
+    "A Gemini schema read for another API: nullable becomes a type with null, snake_case keywords camelCase"
+    g = dict(name='f', parameters=dict(type='OBJECT', properties=dict(tags=dict(type='ARRAY', items=dict(type='STRING'), max_items=3, nullable=True))))
+    s = read_tools(g)[0].schema
+    assert s['properties']['tags'] == {'type': ['array', 'null'], 'items': {'type': 'string'}, 'maxItems': 3}
+    for api in APIS: accept(api, mk_request(['hi'], api, model='m', tools=[g]))
+
+def test_free_form_objects_and_dict_values():
+    def f(meta:dict, counts:dict[str, int]): "F"
+    assert read_tools(f)[0].schema['properties']['counts'] == {'type': 'object', 'additionalProperties': {'type': 'integer'}}
+    with pytest.raises(ValueError, match="free-form object"): mk_tool(f, strict=True)
+
+@pytest.mark.parametrize('api,bad', [('anthropic', 'minimal'), ('gemini', 'none'), ('openai', 'max'), ('openai_chat', 'max')])
+def test_efforts_checked(api, bad):
+    with pytest.raises(ValueError, match='takes reasoning efforts'): mk_request(['hi'], api, model='m', reasoning=bad)
+
+def test_bedrock_budget_rules():
+    with pytest.raises(ValueError, match='at least 1,024'): mk_request(['hi'], 'bedrock', model='m', reasoning=0)
+    with pytest.raises(ValueError, match='above the thinking budget'): mk_request(['hi'], 'bedrock', model='m', reasoning=2048, max_tokens=1000)
+
+@pytest.mark.parametrize('api', APIS)
+def test_tool_choice_needs_tools(api):
+    with pytest.raises(ValueError, match='tool_choice needs tools'): mk_request(['hi'], api, model='m', tool_choice='auto')
+
+def test_gemini_options_win_over_config():
+    assert mk_request(['hi'], 'gemini', model='m', config=dict(temperature=0.1), temperature=0.5)['config']['temperature'] == 0.5

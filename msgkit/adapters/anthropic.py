@@ -100,7 +100,7 @@ def system_prompt(self:AnthropicAdapter, groups):
 @patch
 def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
             stop=None, schema=None, reasoning=None, **kw):
-    from msgkit.request import json_schema, no_opt, chk_choice
+    from msgkit.request import json_schema, no_opt, chk_choice, chk_effort
     if isinstance(system, list): self.before_send([dict(role='user', content=system)] + list(msgs))  # breakpoints in the system count too
     r = dict(**({'model':model} if model else {}), max_tokens=1024 if max_tokens is None else max_tokens, messages=msgs, **({'system':system} if system else {}))
     for k,v in dict(temperature=temperature, top_p=top_p).items():
@@ -112,7 +112,7 @@ def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, to
     if stop is not None: r['stop_sequences'] = [stop] if isinstance(stop, str) else list(stop)
     oc = {}
     if schema is not None: oc['format'] = dict(type='json_schema', schema=json_schema(schema)[1])
-    if isinstance(reasoning, str): oc['effort'] = reasoning
+    if isinstance(reasoning, str): oc['effort'] = chk_effort(self.name, reasoning, ('low','medium','high','xhigh','max'))
     elif isinstance(reasoning, int) and not isinstance(reasoning, bool):
         # "budget_tokens" must be at least 1024 and less than max_tokens
         if reasoning<1024: raise ValueError(f"api='anthropic' takes a thinking budget of at least 1,024 tokens, not {reasoning:,}")
@@ -128,7 +128,9 @@ def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, to
 def parse_tool(self:AnthropicAdapter, d):
     if not isinstance(d.get('input_schema'), dict) or not isinstance(d.get('name'), str) or d.get('type') not in (None,'custom'): return None
     from msgkit.request import Tool
-    return [Tool(name=d['name'], description=d.get('description') or '', schema=d['input_schema'])]
+    own = {k:d[k] for k in ('cache_control','defer_loading','allowed_callers','input_examples','eager_input_streaming') if k in d}
+    return [Tool(name=d['name'], description=d.get('description') or '', schema=d['input_schema'], **({'strict':True} if d.get('strict') else {}),
+                 **({'own':('anthropic', own)} if own else {}))]
 
 @patch
 def endpoint(self:AnthropicAdapter, model=None):
@@ -138,7 +140,8 @@ def endpoint(self:AnthropicAdapter, model=None):
 def tool(self:AnthropicAdapter, t, strict=False):
     self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')  # "Must match the regex ^[a-zA-Z0-9_-]{1,64}$"
     d = dict(name=t.name, description=t.description, input_schema=t.schema) if t.description else dict(name=t.name, input_schema=t.schema)
-    return {**d, 'strict':True} if strict else d
+    if t.get('own') and t.own[0]==self.name: d.update(t.own[1])  # its cache mark and other keys of Anthropic's own, kept
+    return {**d, 'strict':True} if strict or t.get('strict') else d
 
 # %% ../../nbs/11_anthropic.ipynb #7fee723e
 AnthropicAdapter.cache_key = 'cache_control'

@@ -118,7 +118,10 @@ class BedrockAdapter(Adapter):
             n,s = json_schema(schema)
             oc['textFormat'] = dict(type='json_schema', structure=dict(jsonSchema=dict(schema=json.dumps(s), name=n)))
         if isinstance(reasoning, str): oc['effort'] = reasoning
-        elif isinstance(reasoning, int) and not isinstance(reasoning, bool):  # Claude on Bedrock: its own `thinking` field
+        elif isinstance(reasoning, int) and not isinstance(reasoning, bool):  # Claude on Bedrock: its own `thinking` field, under the same rules
+            if reasoning<1024: raise ValueError(f"api='bedrock' takes a thinking budget of at least 1,024 tokens (Claude's rule), not {reasoning:,}")
+            mt = (r.get('inferenceConfig') or {}).get('maxTokens')
+            if mt is not None and mt<=reasoning: raise ValueError(f"api='bedrock' needs max_tokens ({mt:,}) above the thinking budget ({reasoning:,})")
             r['additionalModelRequestFields'] = dict(thinking=dict(type='enabled', budget_tokens=reasoning))
         elif reasoning is not None: raise TypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
         if oc: r['outputConfig'] = oc
@@ -130,13 +133,14 @@ def parse_tool(self:BedrockAdapter, d):
     s = d.get('toolSpec')
     if not isinstance(s, dict) or not isinstance(s.get('name'), str): return None
     from msgkit.request import Tool
-    return [Tool(name=s['name'], description=s.get('description') or '', schema=(s.get('inputSchema') or {}).get('json') or {'type':'object'})]
+    return [Tool(name=s['name'], description=s.get('description') or '', schema=(s.get('inputSchema') or {}).get('json') or {'type':'object'},
+                 **({'strict':True} if s.get('strict') else {}))]
 
 @patch
 def tool(self:BedrockAdapter, t, strict=False):
     self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
     d = dict(name=t.name, **({'description':t.description} if t.description else {}), inputSchema=dict(json=t.schema))
-    return dict(toolSpec={**d, 'strict':True} if strict else d)
+    return dict(toolSpec={**d, 'strict':True} if strict or t.get('strict') else d)
 
 # %% ../../nbs/14_bedrock.ipynb #dd36e638
 @patch

@@ -65,7 +65,7 @@ class GeminiAdapter(Adapter):
     def request(self, msgs, model=None, system=None, config=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
                 stop=None, schema=None, reasoning=None, **kw):
         "`generate_content` takes only model, contents and config, so every other field (tools, temperature, ...) goes in config"
-        from msgkit.request import json_schema, chk_choice
+        from msgkit.request import json_schema, chk_choice, chk_effort
         if hasattr(config, 'model_dump'): config = config.model_dump(exclude_none=True)
         o = dict(max_output_tokens=max_tokens, temperature=temperature, top_p=top_p, stop_sequences=[stop] if isinstance(stop, str) else stop)
         o = {k:v for k,v in o.items() if v is not None}
@@ -75,10 +75,10 @@ class GeminiAdapter(Adapter):
             fc = dict(mode=dict(auto='AUTO', none='NONE', required='ANY')[c]) if c in ('auto','none','required') else dict(mode='ANY', allowed_function_names=[c])
             o['tool_config'] = dict(function_calling_config=fc)
         if schema is not None: o.update(response_mime_type='application/json', response_json_schema=json_schema(schema)[1])
-        if isinstance(reasoning, str): o['thinking_config'] = dict(thinking_level=reasoning.upper())
+        if isinstance(reasoning, str): o['thinking_config'] = dict(thinking_level=chk_effort(self.name, reasoning, ('minimal','low','medium','high','xhigh')).upper())
         elif isinstance(reasoning, int) and not isinstance(reasoning, bool): o['thinking_config'] = dict(thinking_budget=reasoning)
         elif reasoning is not None: raise TypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
-        cfg = {**o, **(config or {}), **kw, **({'system_instruction':system} if system else {})}
+        cfg = {**(config or {}), **o, **kw, **({'system_instruction':system} if system else {})}  # msgkit's options over a config's
         return dict(**({'model':model} if model else {}), contents=msgs, **({'config':cfg} if cfg else {}))
 
 # %% ../../nbs/13_gemini.ipynb #b6338d09
@@ -175,7 +175,10 @@ def gemini_schema(s, defs=None, path='$', depth=0):
     out = {}
     for k,v in s.items():
         if k in ('$defs','definitions') or k in _schema_drop: continue
-        if k=='const': out['enum'] = [v]; continue
+        if k=='const': v,k = [v],'enum'
+        if k=='enum' and not all(isinstance(o, str) for o in v):
+            raise ValueError(f"api='gemini' takes enums of strings only (at {path}: {v}): make the values strings, or use minimum/maximum")
+        if k=='default' and v is None: continue  # an Optional's default: says nothing a missing value doesn't
         if k not in _schema_ok: raise ValueError(f"api='gemini' takes no {k!r} in a tool's schema (at {path}): it can't say the same without it")
         if k=='type' and isinstance(v, list):
             ts = [t for t in v if t!='null']
@@ -189,34 +192,47 @@ def gemini_schema(s, defs=None, path='$', depth=0):
         else: out[k] = v
     return out
 
+_snake_kw = {'any_of':'anyOf','min_items':'minItems','max_items':'maxItems','min_length':'minLength','max_length':'maxLength',
+             'min_properties':'minProperties','max_properties':'maxProperties','property_ordering':'propertyOrdering','additional_properties':'additionalProperties'}
+
 @patch
 def parse_tool(self:GeminiAdapter, d):
     from msgkit.request import Tool
     fds = d.get('function_declarations', d.get('functionDeclarations'))
     if isinstance(fds, list) and set(d) <= {'function_declarations','functionDeclarations'}: return [t for o in fds for t in self.parse_tool(o) or []]
     if not isinstance(d.get('name'), str) or 'type' in d or not ({'parameters','parameters_json_schema','parametersJsonSchema'} & set(d) or set(d) <= {'name','description'}): return None
-    s = d.get('parameters') or d.get('parameters_json_schema') or d.get('parametersJsonSchema') or {'type':'object', 'properties':{}}
-    return [Tool(name=d['name'], description=d.get('description') or '', schema=_lower_types(s))]
+    js = d.get('parameters_json_schema') or d.get('parametersJsonSchema')
+    s = js or _json_schema(d.get('parameters')) or {'type':'object', 'properties':{}}
+    return [Tool(name=d['name'], description=d.get('description') or '', schema=s)]
 
-def _lower_types(s):
-    "A schema with the SDK's upper-case `Type` names (`OBJECT`) as JSON Schema's"
-    if isinstance(s, list): return [_lower_types(o) for o in s]
+def _json_schema(s):
+    "Gemini's OpenAPI-style `Schema` as JSON Schema: `OBJECT` is `object`, `nullable` a type with null, snake_case keywords camelCase"
+    if isinstance(s, list): return [_json_schema(o) for o in s]
     if not isinstance(s, dict): return s
-    return {k:(v.lower() if k=='type' and isinstance(v, str) else _lower_types(v) if k in ('properties','items','anyOf','additionalProperties') or isinstance(v, (dict,list)) and k not in ('enum','required','default','example') else v)
-            for k,v in s.items()}
+    out = {}
+    for k,v in s.items():
+        k = _snake_kw.get(k, k)
+        if k=='type' and isinstance(v, str): out[k] = v.lower()
+        elif k=='properties' and isinstance(v, dict): out[k] = {n:_json_schema(o) for n,o in v.items()}
+        elif k in ('items','anyOf','additionalProperties'): out[k] = _json_schema(v)
+        elif k!='nullable': out[k] = v
+    if s.get('nullable') and isinstance(out.get('type'), str): out['type'] = [out['type'], 'null']
+    return out
 
 @patch
 def tool(self:GeminiAdapter, t, strict=False):
     if strict: raise ValueError("api='gemini' has no strict mode for tools: its function calling follows the schema")
     self.chk_tool_name(t.name, r'[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}', 'a letter or _ then a-z, A-Z, 0-9, _ . : - (at most 64)')
-    return dict(name=t.name, description=t.description, parameters=gemini_schema(t.schema)) if t.description else dict(name=t.name, parameters=gemini_schema(t.schema))
+    try: ps = dict(parameters=gemini_schema(t.schema))
+    except ValueError: ps = dict(parameters_json_schema=t.schema)  # what `parameters` can't say, `parameters_json_schema` (full JSON Schema) can
+    return dict(name=t.name, **({'description':t.description} if t.description else {}), **ps)
 
 @patch
 def tools(self:GeminiAdapter, ts): return [dict(function_declarations=ts)] if ts else []
 
 # %% ../../nbs/13_gemini.ipynb #9fe7465f
 _top_cfg = ('tools','tool_config','safety_settings','cached_content','labels')
-_as_is = {'args','response','response_json_schema','parameters_json_schema','example','default','enum','partial_args'}
+_as_is = {'args','response','response_json_schema','parameters_json_schema','example','default','enum','partial_args','additionalProperties'}
 
 def _camel_key(k): return re.sub(r'_(\w)', lambda m: m[1].upper(), k)
 
@@ -230,7 +246,7 @@ def rest_json(x, schema=False):
         ck = _camel_key(k)
         if k in _as_is or ck in _as_is: out[ck] = v
         elif ck=='properties' and isinstance(v, dict): out[ck] = {n:rest_json(o, True) for n,o in v.items()}
-        elif ck in ('parameters','responseSchema','items','anyOf','additionalProperties'): out[ck] = rest_json(v, True)
+        elif ck in ('parameters','responseSchema','items','anyOf'): out[ck] = rest_json(v, True)
         elif ck=='type' and schema and isinstance(v, str): out[ck] = v.upper()
         else: out[ck] = rest_json(v, schema)
     return out

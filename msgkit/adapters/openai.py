@@ -139,7 +139,7 @@ def _filename(p):
 @patch
 def request(self:OpenAIAdapter, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
             stop=None, schema=None, reasoning=None, **kw):
-    from msgkit.request import json_schema, no_opt, chk_choice, _choices
+    from msgkit.request import json_schema, no_opt, chk_choice, _choices, chk_effort
     r = dict(**({'model':model} if model else {}), input=msgs, **({'instructions':system} if system else {}))
     if stop is not None: raise no_opt(self.name, 'stop sequences', "Responses has none (Chat Completions has: api='openai_chat')")
     if tools: r['tools'] = tools
@@ -152,7 +152,7 @@ def request(self:OpenAIAdapter, msgs, model=None, system=None, tools=None, tool_
         r['text'] = dict(format=dict(type='json_schema', name=n, schema=s))
     if reasoning is not None:
         if not isinstance(reasoning, str): raise no_opt(self.name, 'reasoning budget in tokens', "it takes an effort: 'minimal', 'low', 'medium', 'high'")
-        r['reasoning'] = dict(effort=reasoning)
+        r['reasoning'] = dict(effort=chk_effort(self.name, reasoning, ('none','minimal','low','medium','high','xhigh')))
     return {**r, **kw}
 
 @patch
@@ -179,6 +179,8 @@ def strict_schema(s, path='$'):
     if s.get('type')=='object' or 'properties' in s:
         if s.get('additionalProperties') not in (None, False):
             raise ValueError(f"strict mode needs closed objects; {path} has additionalProperties={s['additionalProperties']!r}")
+        if not s.get('properties') and s.get('additionalProperties') is None and path!='$':
+            raise ValueError(f"strict mode can't take a free-form object (at {path}): give its properties, or pass strict=False")
         props,req = s.get('properties') or {},set(s.get('required') or [])
         s['properties'] = {k:(strict_schema(v, f'{path}.{k}') if k in req else _or_null(strict_schema(v, f'{path}.{k}'))) for k,v in props.items()}
         s['required'],s['additionalProperties'] = list(props),False
@@ -192,12 +194,14 @@ def strict_schema(s, path='$'):
 def parse_tool(self:OpenAIAdapter, d):
     if d.get('type')!='function' or not isinstance(d.get('name'), str): return None
     from msgkit.request import Tool
-    return [Tool(name=d['name'], description=d.get('description') or '', schema=d.get('parameters') or {'type':'object', 'properties':{}})]
+    return [Tool(name=d['name'], description=d.get('description') or '', schema=d.get('parameters') or {'type':'object', 'properties':{}},
+                 **({'strict':True} if d.get('strict') else {}))]
 
 @patch
 def tool(self:OpenAIAdapter, t, strict=False):
     self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
-    return dict(type='function', name=t.name, description=t.description, parameters=strict_schema(t.schema) if strict else t.schema, strict=bool(strict))
+    strict = strict or bool(t.get('strict'))
+    return dict(type='function', name=t.name, description=t.description, parameters=strict_schema(t.schema) if strict else t.schema, strict=strict)
 
 # %% ../../nbs/10_openai.ipynb #255de5fb
 _ttls = ('30m','12h')

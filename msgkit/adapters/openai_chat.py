@@ -92,7 +92,7 @@ class OpenAIChatAdapter(Adapter):
     def request(self, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
                 stop=None, schema=None, reasoning=None, **kw):
         "Chat's words for msgkit's options: `max_completion_tokens`, `response_format`, `reasoning_effort`, `stop`"
-        from msgkit.request import json_schema, no_opt, chk_choice, _choices
+        from msgkit.request import json_schema, no_opt, chk_choice, _choices, chk_effort
         r = dict(**({'model':model} if model else {}), messages=([dict(role='system', content=system)] if system else []) + list(msgs))
         if tools: r['tools'] = tools
         if tool_choice is not None: r['tool_choice'] = c if (c := chk_choice(tool_choice)) in _choices else dict(type='function', function=dict(name=c))
@@ -104,7 +104,7 @@ class OpenAIChatAdapter(Adapter):
             r['response_format'] = dict(type='json_schema', json_schema=dict(name=n, schema=s))
         if reasoning is not None:
             if not isinstance(reasoning, str): raise no_opt(self.name, 'reasoning budget in tokens', "it takes an effort: 'minimal', 'low', 'medium', 'high'")
-            r['reasoning_effort'] = reasoning
+            r['reasoning_effort'] = chk_effort(self.name, reasoning, ('none','minimal','low','medium','high','xhigh'))
         return {**r, **kw}
 
 
@@ -159,7 +159,8 @@ def parse_tool(self:OpenAIChatAdapter, d):
     f = d.get('function')
     if d.get('type')!='function' or not isinstance(f, dict) or not isinstance(f.get('name'), str): return None
     from msgkit.request import Tool
-    return [Tool(name=f['name'], description=f.get('description') or '', schema=f.get('parameters') or {'type':'object', 'properties':{}})]
+    return [Tool(name=f['name'], description=f.get('description') or '', schema=f.get('parameters') or {'type':'object', 'properties':{}},
+                 **({'strict':True} if f.get('strict') else {}))]
 
 @patch
 def endpoint(self:OpenAIChatAdapter, model=None):
@@ -169,6 +170,7 @@ def endpoint(self:OpenAIChatAdapter, model=None):
 @patch
 def tool(self:OpenAIChatAdapter, t, strict=False):
     self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
+    strict = strict or bool(t.get('strict'))
     f = dict(name=t.name, description=t.description, parameters=strict_schema(t.schema) if strict else t.schema)
     return dict(type='function', function={**f, 'strict':True} if strict else f)
 
