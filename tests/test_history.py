@@ -23,10 +23,10 @@ def accept(api, req):
     "Check a whole `mk_request` result with the oracle: the messages and the system prompt in their slot"
     req = dict(req)
     for k in ('model', 'modelId', 'max_tokens'): req.pop(k, None)
-    if api=='openai':
-        kw = {k:req[k] for k in ('instructions',) if k in req}
-        check_openai(req['input'], **kw); RULES[api](req['input']); return req['input']
-    if api=='openai_chat': return check(api, req['messages']) and req['messages']
+    if api=='openai':  # every other field too: the SDK's types for each keyword, and the spec for the body
+        check_openai(req['input'], **{k:v for k,v in req.items() if k!='input'}); RULES[api](req['input']); return req['input']
+    if api=='openai_chat':
+        check_openai_chat(req['messages'], **{k:v for k,v in req.items() if k!='messages'}); RULES[api](req['messages']); return req['messages']
     if api=='gemini':
         check_gemini(req['contents'], **req.get('config', {})); RULES[api](req['contents']); return req['contents']
     if api=='anthropic': check_anthropic(req['messages'], **{k:v for k,v in req.items() if k!='messages'}); RULES[api](req['messages']); return req['messages']
