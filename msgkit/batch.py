@@ -59,7 +59,7 @@ def mk_batch(
         own = isinstance(r, tuple) and len(r)==2 and isinstance(r[0], str)
         cid,h = r if own else (f"request-{i}", r)
         made = re.fullmatch(r'request-(\d+)', cid)  # the caller's id may be one msgkit made for an earlier position
-        if cid in seen or (own and made and int(made[1])<i and int(made[1]) not in own_at): raise ValueError(f"Batch ids must be unique: {cid!r} comes twice")
+        if cid in seen or (own and made and str(int(made[1]))==made[1] and int(made[1])<i and int(made[1]) not in own_at): raise ValueError(f"Batch ids must be unique: {cid!r} comes twice")
         if own: seen.add(cid); own_at.add(i)  # made ids are unique by their position: only the caller's are kept, to check
         yield batch_line(cid, h, api, model=model, **opts)
         if show: _progress(i+1, n)

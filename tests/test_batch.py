@@ -120,3 +120,6 @@ def test_progress(capsys):
     list(mk_batch(['a']*2500, 'gemini', progress=True))
     err = capsys.readouterr().err
     assert 'msgkit: 1,000/2,500 requests' in err and '2,500/2,500' in err
+
+def test_ids_that_only_look_made():
+    assert [o['custom_id'] for o in mk_batch(['a', 'b', ('request-01', ['c'])], 'anthropic', model='m')] == ['request-0', 'request-1', 'request-01']
