@@ -10,7 +10,7 @@ import base64, copy, json
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
-from ..history import lose
+from ..history import lose, tool_args
 from ..stream import ev_dict, Appender, json_obj
 
 # %% ../../nbs/10_openai.ipynb #a0da05c1
@@ -252,16 +252,11 @@ def fix_item(self:OpenAIAdapter, d):
 @patch
 def owns_item(self:OpenAIAdapter, d): return d.get('type') in _items
 
-def _args(a, name=None):
-    "Tool call arguments as a dict, from the JSON text the APIs send for a call of `name`"
-    if isinstance(a, dict): return a
-    try: return json.loads(a) if a else {}
-    except json.JSONDecodeError: raise ValueError(f"Tool call {name!r}: its arguments are not valid JSON: {a[:80]!r}") from None
 
 @patch
 def parse_item(self:OpenAIAdapter, d):
     t = d.get('type')
-    if t=='function_call': return 'assistant', [tool_call_part(d.get('call_id'), d['name'], _args(d.get('arguments'), d['name']), d.get('arguments'))]
+    if t=='function_call': return 'assistant', [tool_call_part(d.get('call_id'), d['name'], tool_args(d.get('arguments'), d['name']), d.get('arguments'))]
     if t=='function_call_output':
         o = d['output']
         return 'user', [tool_result_part(d.get('call_id'), [text_part(o)] if isinstance(o, str) else [self.parse_block(b) for b in o])]

@@ -10,9 +10,9 @@ import base64, copy, json
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
-from ..history import lose
+from ..history import lose, tool_args
 from ..stream import ev_dict, Appender, json_obj
-from .openai import _data_uri, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file, _args
+from .openai import _data_uri, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file
 
 # %% ../../nbs/12_openai_chat.ipynb #00049258
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
@@ -198,7 +198,7 @@ def parse_block(self:OpenAIChatAdapter, d):
     t = d.get('type')
     if t=='text': return text_part(d['text'])
     if t=='refusal': return text_part(d['refusal'])
-    if t=='function': return tool_call_part(d['id'], d['function']['name'], _args(d['function'].get('arguments'), d['function']['name']), d['function'].get('arguments'))
+    if t=='function': return tool_call_part(d['id'], d['function']['name'], tool_args(d['function'].get('arguments'), d['function']['name']), d['function'].get('arguments'))
     if t=='image_url':
         u = d['image_url']['url']
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
@@ -231,7 +231,7 @@ def parse_item(self:OpenAIChatAdapter, d):
         return 'user', [tool_result_part(d['tool_call_id'], [text_part(c)] if isinstance(c, str) else [self.read_block(o) for o in c or []] or [text_part('')])]
     parts = [text_part(c)] if isinstance(c, str) and c else [self.read_block(o) for o in c or [] if isinstance(o, dict)]
     if d.get('refusal'): parts.append(text_part(d['refusal']))
-    calls = [tool_call_part(o['id'], o['function']['name'], _args(o['function'].get('arguments'), o['function']['name']), o['function'].get('arguments')) for o in d.get('tool_calls') or []]
+    calls = [tool_call_part(o['id'], o['function']['name'], tool_args(o['function'].get('arguments'), o['function']['name']), o['function'].get('arguments')) for o in d.get('tool_calls') or []]
     return d['role'], parts + calls
 
 @patch
