@@ -12,15 +12,7 @@ from .parts import *
 from .core import mk_request
 
 # %% ../nbs/08_batch.ipynb #7ad04d76
-_url = dict(openai='/v1/responses', openai_chat='/v1/chat/completions')
 _id_re = re.compile(r'[a-zA-Z0-9_-]{1,64}')  # Anthropic's custom_id ("String should have at most 64 characters"); fits every provider
-
-def _bedrock_input(h, model, opts):
-    "Bedrock's `modelInput`: Claude's native body (Anthropic's, with `anthropic_version`), else the Converse body"
-    if 'anthropic.' in (model or '') or 'claude' in (model or ''):
-        body = {k:v for k,v in mk_request(h, 'anthropic', **opts, wire=True).items() if k!='model'}
-        return {'anthropic_version':'bedrock-2023-05-31', **body}
-    return mk_request(h, 'bedrock', **opts, wire=True)
 
 def batch_line(
     custom_id:str, # The request's id in the batch
@@ -29,15 +21,10 @@ def batch_line(
     model:str=None, # Model (Bedrock and Gemini name it on the job, not the line)
     **opts, # Options of `mk_request` (system, tools, max_tokens, ...)
 )->dict:
-    "One line of `api`'s batch input file"
+    "One line of `api`'s batch input file (each adapter's `batch_line` says its format)"
     if not isinstance(custom_id, str) or not _id_re.fullmatch(custom_id):
         raise ValueError(f"A batch id is 1 to 64 of a-z, A-Z, 0-9, _ and -, not {custom_id!r}")
-    if api in ('openai','openai_chat','anthropic') and not model: raise ValueError(f"api={api!r} batch lines name their model: pass model=...")
-    if api in _url: return dict(custom_id=custom_id, method='POST', url=_url[api], body=mk_request(h, api, model=model, wire=True, **opts))
-    if api=='anthropic': return dict(custom_id=custom_id, params=mk_request(h, api, model=model, wire=True, **opts))
-    if api=='gemini': return dict(key=custom_id, request=mk_request(h, api, wire=True, **opts))
-    if api=='bedrock': return dict(recordId=custom_id, modelInput=_bedrock_input(h, model, opts))
-    raise ValueError(f"api={api!r} has no batch file format msgkit knows")
+    return get_api(api).batch_line(custom_id, h, model=model, **opts)
 
 # %% ../nbs/08_batch.ipynb #5720cb29
 def _progress(i, n, out=None):
@@ -73,21 +60,9 @@ class BatchError(ValueError):
         super().__init__(f"Batch request {id!r} failed: {json.dumps(error)[:300] if not isinstance(error, str) else error}")
 
 def _out_line(d, api):
-    "`(id, response or BatchError)` of one output line"
-    if api in ('openai','openai_chat'):
-        cid,r = d.get('custom_id'),d.get('response') or {}
-        if d.get('error') or not 200<=(r.get('status_code') or 0)<300: return cid, BatchError(cid, d.get('error') or r.get('body') or r)
-        return cid, r.get('body')
-    if api=='anthropic':
-        cid,r = d.get('custom_id'),d.get('result') or {}
-        return (cid, r['message']) if r.get('type')=='succeeded' else (cid, BatchError(cid, r.get('error') or r.get('type') or r))
-    if api=='gemini':
-        cid = d.get('key')
-        return (cid, d['response']) if isinstance(d.get('response'), dict) else (cid, BatchError(cid, d.get('error') or d.get('status') or d))
-    if api=='bedrock':
-        cid = d.get('recordId')
-        return (cid, d['modelOutput']) if isinstance(d.get('modelOutput'), dict) and not d.get('error') else (cid, BatchError(cid, d.get('error') or d))
-    raise ValueError(f"api={api!r} has no batch file format msgkit knows")
+    "`(id, response or BatchError)` of one output line (each adapter's `batch_result` reads its format)"
+    cid,r,err = get_api(api).batch_result(d)
+    return (cid, r) if err is None else (cid, BatchError(cid, err))
 
 def read_batch(
     lines, # The output file's lines: text (JSONL) or dicts, e.g. an open file

@@ -457,6 +457,16 @@ def wire(self:Adapter, req:dict)->dict:
     return jsonable(req)
 
 @patch
+def batch_line(self:Adapter, custom_id, h, model=None, **opts)->dict:
+    "One line of this API's batch input file: history `h` as the request `mk_request` makes"
+    raise ValueError(f"api={self.name!r} has no batch file format msgkit knows")
+
+@patch
+def batch_result(self:Adapter, d:dict)->tuple:
+    "`(id, response dict, error)` of one line of this API's batch output (`error` is `None` for a success)"
+    raise ValueError(f"api={self.name!r} has no batch file format msgkit knows")
+
+@patch
 def endpoint(self:Adapter, model=None):
     "`(url, headers)` of the HTTP call the wire body goes to, for `curl`; `None` where a plain HTTP call can't make it"
     return None

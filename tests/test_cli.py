@@ -18,6 +18,12 @@ MODEL = dict(openai='gpt-4.1', openai_chat='gpt-4o', anthropic='claude-sonnet-4-
 def test_wire(api):
     out = json.loads(msgkit('--api', api, '--model', MODEL[api], '--system', 'Be brief.', '--wire', 'Hello'))
     assert out == mk_request([['Hello']], api, model=MODEL[api], system='Be brief.', wire=True)
+    from test_request import sdk_body, camel  # and what the official SDK sends for the same call
+    req = mk_request([['Hello']], api, model=MODEL[api], system='Be brief.')
+    got = sdk_body(api, req)
+    if api in ('openai', 'openai_chat', 'anthropic'): got = {**got, 'model': MODEL[api]}
+    if api=='anthropic': got['max_tokens'] = req['max_tokens']
+    assert (camel(out), out) == (camel(got), out) if api=='gemini' else out == got
 
 def _heredoc(s): return json.loads(re.search(r"<<'MSGKIT_JSON'\n(.*)\nMSGKIT_JSON", s, re.S)[1])
 

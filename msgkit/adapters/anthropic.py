@@ -133,6 +133,19 @@ def parse_tool(self:AnthropicAdapter, d):
                  **({'own':('anthropic', own)} if own else {}))]
 
 @patch
+def batch_line(self:AnthropicAdapter, custom_id, h, model=None, **opts):
+    "A Message Batches request (`custom_id`, `params`)"
+    from msgkit.core import mk_request
+    if not model: raise ValueError(f"api={self.name!r} batch lines name their model: pass model=...")
+    return dict(custom_id=custom_id, params=mk_request(h, self.name, model=model, wire=True, **opts))
+
+@patch
+def batch_result(self:AnthropicAdapter, d):
+    "A results line: `result.message` when `result.type` is `succeeded`, else the error (or errored/canceled/expired)"
+    cid,r = d.get('custom_id'),d.get('result') or {}
+    return (cid, r['message'], None) if r.get('type')=='succeeded' else (cid, None, r.get('error') or r.get('type') or r)
+
+@patch
 def endpoint(self:AnthropicAdapter, model=None):
     return 'https://api.anthropic.com/v1/messages', {'x-api-key':'$ANTHROPIC_API_KEY', 'anthropic-version':'2023-06-01'}
 

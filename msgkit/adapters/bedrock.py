@@ -144,6 +144,22 @@ def tool(self:BedrockAdapter, t, strict=False):
 
 # %% ../../nbs/14_bedrock.ipynb #dd36e638
 @patch
+def batch_line(self:BedrockAdapter, custom_id, h, model=None, **opts):
+    "A batch inference record (`recordId`, `modelInput`): for Claude its native InvokeModel body (Anthropic's, with `anthropic_version`), else Converse's"
+    from msgkit.core import mk_request
+    if 'anthropic.' in (model or '') or 'claude' in (model or ''):
+        body = {k:v for k,v in mk_request(h, 'anthropic', **opts, wire=True).items() if k!='model'}
+        return dict(recordId=custom_id, modelInput={'anthropic_version':'bedrock-2023-05-31', **body})
+    return dict(recordId=custom_id, modelInput=mk_request(h, self.name, **opts, wire=True))
+
+@patch
+def batch_result(self:BedrockAdapter, d):
+    "An output record: `modelOutput`, or the `error` that replaced it"
+    cid = d.get('recordId')
+    ok = isinstance(d.get('modelOutput'), dict) and not d.get('error')
+    return cid, (d['modelOutput'] if ok else None), (None if ok else d.get('error') or d)
+
+@patch
 def wire(self:BedrockAdapter, req):
     from msgkit.core import jsonable
     return jsonable({k:v for k,v in req.items() if k!='modelId'})

@@ -252,6 +252,18 @@ def rest_json(x, schema=False):
     return out
 
 @patch
+def batch_line(self:GeminiAdapter, custom_id, h, model=None, **opts):
+    "A batch JSONL line (`key`, `request`: the REST body; the model is the job's)"
+    from msgkit.core import mk_request
+    return dict(key=custom_id, request=mk_request(h, self.name, wire=True, **opts))
+
+@patch
+def batch_result(self:GeminiAdapter, d):
+    "An output line: its `response` (a `GenerateContentResponse`), else its `status` or `error`"
+    cid = d.get('key')
+    return (cid, d['response'], None) if isinstance(d.get('response'), dict) else (cid, None, d.get('error') or d.get('status') or d)
+
+@patch
 def endpoint(self:GeminiAdapter, model=None):
     return f"https://generativelanguage.googleapis.com/v1beta/models/{model or '$GEMINI_MODEL'}:generateContent", {'x-goog-api-key':'$GEMINI_API_KEY'}
 

@@ -156,6 +156,22 @@ def request(self:OpenAIAdapter, msgs, model=None, system=None, tools=None, tool_
     return {**r, **kw}
 
 @patch
+def batch_line(self:OpenAIAdapter, custom_id, h, model=None, **opts):
+    "An OpenAI Batch API line (`custom_id`, `method`, `url`, `body`); the model names itself in each body"
+    from msgkit.core import mk_request
+    if not model: raise ValueError(f"api={self.name!r} batch lines name their model: pass model=...")
+    return dict(custom_id=custom_id, method='POST', url=self.batch_url, body=mk_request(h, self.name, model=model, wire=True, **opts))
+
+OpenAIAdapter.batch_url = '/v1/responses'
+
+@patch
+def batch_result(self:OpenAIAdapter, d):
+    "A Batch API output line: `response.body` when `status_code` is 2xx, else `error` (or the body that says what went wrong)"
+    cid,r = d.get('custom_id'),d.get('response') or {}
+    ok = not d.get('error') and 200<=(r.get('status_code') or 0)<300
+    return cid, (r.get('body') if ok else None), (None if ok else d.get('error') or r.get('body') or r)
+
+@patch
 def endpoint(self:OpenAIAdapter, model=None):
     return 'https://api.openai.com/v1/responses', {'Authorization':'Bearer $OPENAI_API_KEY'}
 

@@ -162,6 +162,10 @@ def parse_tool(self:OpenAIChatAdapter, d):
     return [Tool(name=f['name'], description=f.get('description') or '', schema=f.get('parameters') or {'type':'object', 'properties':{}},
                  **({'strict':True} if f.get('strict') else {}))]
 
+from .openai import OpenAIAdapter
+OpenAIChatAdapter.batch_url = '/v1/chat/completions'
+OpenAIChatAdapter.batch_line,OpenAIChatAdapter.batch_result = OpenAIAdapter.batch_line,OpenAIAdapter.batch_result  # the same Batch API
+
 @patch
 def endpoint(self:OpenAIChatAdapter, model=None):
     "OpenAI's, or any compatible server's at `$OPENAI_BASE_URL`"
