@@ -23,7 +23,7 @@ def test_wire(api):
     got = sdk_body(api, req)
     if api in ('openai', 'openai_chat', 'anthropic'): got = {**got, 'model': MODEL[api]}
     if api=='anthropic': got['max_tokens'] = req['max_tokens']
-    assert (camel(out), out) == (camel(got), out) if api=='gemini' else out == got
+    assert camel(out) == camel(got) if api=='gemini' else out == got
 
 def _heredoc(s): return json.loads(re.search(r"<<'MSGKIT_JSON'\n(.*)\nMSGKIT_JSON", s, re.S)[1])
 
