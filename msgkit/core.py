@@ -15,6 +15,7 @@ from fastcore.utils import *
 from .sniff import *
 from .parts import *
 from .history import *
+from .cache import cache_plan, place_cache, cache_request
 from .history import _adapters, _role, _parse, _owner, _sdk, _as_list, read_part
 
 # %% ../nbs/02_core.ipynb #4fd26857
@@ -22,18 +23,12 @@ def _content(parts, ad, role, kw, fetch=False):
     "Items for `ad` from `parts` (one turn's), as a single message renders them (tool results without their calls kept)"
     return render_history([turn(role, parts)], ad, kw, fetch, history=False)
 
-def _cache_last(res, ad, ttl):
-    "`res` with the last message that can carry a cache mark marked"
-    i = first(i for i in reversed(range(len(res))) if ad.cacheable(res[i]))
-    if i is None: raise ValueError(f"api={ad.name!r}: no message here can carry a cache mark")
-    return res[:i] + [ad.cache(res[i], ttl)] + res[i+1:]
-
 def _finish(res, ad, cache, ttl, uncache=False, history=True):
-    "The adapter's rules, roles checked, cache marks placed, as `AttrDict`s; for a whole `history`, its rules for a request too"
+    "The adapter's rules, roles checked, cache marks placed by strategy `cache` (see `09_cache`), as `AttrDict`s; for a whole `history`, its rules for a request too"
     if uncache: res = [ad.uncache(o) for o in res]
     res = ad.tidy(res)
     for o in res: ad.chk_role(o)
-    if cache and res: res = _cache_last(res, ad, ttl)
+    res = place_cache(res, ad, cache_plan(cache), ttl, own=cache is not True)
     if history: res = ad.before_send(res)
     return [dict2obj(o, list_func=list) for o in res]
 
@@ -44,7 +39,7 @@ def mk_msg(
     role:str='user', # Role of the message, unless `content` carries its own
     api:str='openai', # Target API: see `apis()`
     *,
-    cache:bool=False, # Mark this message as a cache breakpoint
+    cache=False, # Cache strategy: `True`/`'last'`, `'rolling'`, or message indices (`09_cache`); this message as a cache breakpoint
     ttl:str=None, # Cache time to live, where the API sets it per breakpoint
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
     **kw, # Options the adapter takes for its blocks (for `openai`: `detail`)
@@ -63,7 +58,7 @@ def mk_msgs(
     msgs:list, # The history: each item anything `mk_msg` takes
     api:str='openai', # Target API: see `apis()`
     *,
-    cache:bool=False, # Mark the last message as a cache breakpoint
+    cache=False, # Cache strategy: `True`/`'last'`, `'rolling'`, or message indices (`09_cache`); the last message as a cache breakpoint
     ttl:str=None, # Cache time to live, where the API sets it per breakpoint
     cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
@@ -143,7 +138,7 @@ def mk_request(
     tools=None, # Tools, each anything `mk_tool` takes (a function, a JSON Schema, any API's tool form)
     tool_choice:str=None, # 'auto', 'none', 'required', or a tool's name
     strict:bool=False, # Strict tool schemas (OpenAI's strict mode, Anthropic's and Bedrock's strict tool use)
-    cache:bool=False, # Mark the last message as a cache breakpoint
+    cache=False, # Cache strategy: `True`/`'last'`, `'rolling'`, or message indices; the system prompt and tools marked too where the API takes it
     ttl:str=None, # Cache time to live
     cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
@@ -159,6 +154,8 @@ def mk_request(
     if tools is not None:
         from msgkit.request import mk_tools
         tools = mk_tools(tools, api, strict=strict)
+    if cache_plan(cache): system,tools = cache_request(res, system, tools, ad, ttl, model)
+    if 'cached' in kw and not ad.explicit_cache: ad.mk_cache({})  # the error that says how this API caches
     req = ad.request(res, model=model, system=system, tools=tools, tool_choice=tool_choice, **kw)
     return ad.wire(req) if wire else req
 

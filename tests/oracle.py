@@ -560,3 +560,51 @@ def bedrock_response(text='Hello!', reasoning=True, tool_use=False):
     got = {k: v for k, v in r.items() if k != 'ResponseMetadata'}
     assert got == d, f'boto3 dropped or changed keys:\n{got}\n!=\n{d}'
     return r
+
+# ---------------------------------------------------------------- cache marks across a whole request
+def _ttl_order(ttls, what):
+    # "a 1-hour cache entry must appear before any 5-minute cache entries", checked in prefix order (tools, system, messages)
+    assert ttls == sorted(ttls, key=lambda t: t != '1h'), f"{what}: a 1h cache mark after a 5m one: {ttls}"
+
+def rules_cache(api, req):
+    "The documented limits on cache marks over a whole request (`mk_request`'s keyword form), in the prefix's order"
+    if api == 'anthropic':
+        # platform.claude.com/docs/en/build-with-claude/prompt-caching: "You can define up to 4 cache breakpoints";
+        # the prefix is "tools, system, and messages (in that order)"
+        sys_ = req.get('system') if isinstance(req.get('system'), list) else []
+        blocks = list(req.get('tools') or []) + sys_ + [b for m in req['messages'] if isinstance(m['content'], list) for b in m['content']]
+        ccs = [b['cache_control'] for b in blocks if b.get('cache_control')]
+        assert len(ccs) <= 4, f"'A maximum of 4 blocks with cache_control may be provided. Found {len(ccs)}.'"
+        _ttl_order([c.get('ttl') or '5m' for c in ccs], api)
+        for b in blocks:  # "Thinking blocks cannot be cached directly"; "Empty text blocks cannot be cached"
+            if b.get('cache_control'):
+                assert b.get('type') not in ('thinking', 'redacted_thinking'), 'cache_control on a thinking block'
+                assert b.get('type') != 'text' or b['text'].strip(), 'cache_control on an empty text block'
+    elif api == 'bedrock':
+        # docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html: Claude models take at most 4 checkpoints, in
+        # system, messages and tools; Amazon Nova's "Maximum number of cache checkpoints: 4" in system and messages only
+        tools = (req.get('toolConfig') or {}).get('tools') or []
+        cps = [b['cachePoint'] for b in tools + list(req.get('system') or []) + [b for m in req['messages'] for b in m['content']] if 'cachePoint' in b]
+        assert len(cps) <= 4, f"at most 4 cache checkpoints per request, not {len(cps)}"
+        _ttl_order([c.get('ttl') or '5m' for c in cps], api)
+        if 'nova' in (req.get('modelId') or ''): assert not any('cachePoint' in t for t in tools), 'Amazon Nova caches no tools'
+        for m in req['messages']:  # a cache point follows content: it isn't a message's first block
+            assert 'cachePoint' not in m['content'][0], 'a cache point as the first block of a message'
+    elif api == 'gemini':
+        cfg = req.get('config') or {}
+        # "CachedContent can not be used with GenerateContent request setting system_instruction, tools or tool_config"
+        if cfg.get('cached_content'):
+            assert not {'system_instruction', 'tools', 'tool_config'} & set(cfg), f"cached_content with {sorted(cfg)}"
+    elif api in ('openai', 'openai_chat'):
+        key = req.get('prompt_cache_key')
+        assert key is None or isinstance(key, str) and len(key) <= 64, f"prompt_cache_key: 'A key ... maxLength 64', not {key!r}"
+
+def check_cache_create(kw):
+    "Check `client.caches.create(**kw)` through the real google-genai client: the config strictly, then the body it sends"
+    from google.genai import types
+    cfg = kw['config']
+    _gem_validate(types.CreateCachedContentConfig, cfg, '$config')
+    for i, c in enumerate(cfg.get('contents') or []): _gem_validate(types.Content, c, f'$config.contents[{i}]')
+    _io['gemini_resp'] = dict(name='cachedContents/abc123', model=f"models/{kw['model']}", expireTime='2026-12-01T12:00:00Z')
+    try: return _send('gemini', lambda: _gem().caches.create(model=kw['model'], config=types.CreateCachedContentConfig.model_validate(cfg)))
+    finally: _io.pop('gemini_resp')

@@ -101,7 +101,8 @@ def system_prompt(self:AnthropicAdapter, groups):
 def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
             stop=None, schema=None, reasoning=None, **kw):
     from msgkit.request import json_schema, no_opt, chk_choice, chk_effort
-    if isinstance(system, list): self.before_send([dict(role='user', content=system)] + list(msgs))  # breakpoints in the system count too
+    if isinstance(system, list) or tools:  # breakpoints on the tools and in the system count too, in the prefix's order
+        self.before_send([dict(role='user', content=list(tools or []) + (system if isinstance(system, list) else []))] + list(msgs))
     r = dict(**({'model':model} if model else {}), max_tokens=1024 if max_tokens is None else max_tokens, messages=msgs, **({'system':system} if system else {}))
     for k,v in dict(temperature=temperature, top_p=top_p).items():
         if v is not None: raise no_opt(self.name, k, "the Messages API sets its sampling itself")
@@ -158,13 +159,30 @@ def tool(self:AnthropicAdapter, t, strict=False):
 
 # %% ../../nbs/11_anthropic.ipynb #7fee723e
 AnthropicAdapter.cache_key = 'cache_control'
+AnthropicAdapter.max_marks = 4  # "A maximum of 4 blocks with cache_control may be provided"
+
+def _cc(ttl):
+    if ttl and ttl not in ('5m','1h'): raise ValueError(f"api='anthropic' takes cache ttl 5m or 1h, not {ttl!r}")
+    return dict(type='ephemeral', **({'ttl':ttl} if ttl else {}))
+
 @patch
 def cache(self:AnthropicAdapter, msg, ttl=None):
-    if ttl and ttl not in ('5m','1h'): raise ValueError(f"api='anthropic' takes cache ttl 5m or 1h, not {ttl!r}")
-    c = msg.get('content')
+    cc,c = _cc(ttl),msg.get('content')
     if isinstance(c, list) and c and c[-1].get('type') in ('thinking','redacted_thinking'):
         raise ValueError("api='anthropic' can't put cache_control on a thinking block")
-    return self.mark_last(msg, dict(type='ephemeral', **({'ttl':ttl} if ttl else {})))
+    return self.mark_last(msg, cc)
+
+@patch
+def cacheable(self:AnthropicAdapter, m):
+    c = m.get('content')
+    return bool(c) and (isinstance(c, str) or isinstance(c[-1], dict) and c[-1].get('type') not in ('thinking','redacted_thinking'))
+
+@patch
+def cache_system(self:AnthropicAdapter, system, ttl=None):
+    return self.mark_last(dict(content=system), _cc(ttl))['content']
+
+@patch
+def cache_tools(self:AnthropicAdapter, tools, ttl=None, model=None): return tools[:-1] + [{**tools[-1], 'cache_control':_cc(ttl)}]
 
 @patch
 def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)

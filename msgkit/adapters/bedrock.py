@@ -103,6 +103,7 @@ class BedrockAdapter(Adapter):
         "Converse's words for msgkit's options: `toolConfig`, `inferenceConfig`, `outputConfig`"
         from msgkit.request import json_schema, no_opt, chk_choice
         if isinstance(system, str): system = [dict(text=system)]
+        if self.marks(tools) or self.marks(system): self.before_send([dict(role='user', content=list(tools or []) + list(system or []))] + list(msgs))
         r = dict(**({'modelId':model} if model else {}), messages=msgs, **({'system':system} if system else {}))
         if tools or tool_choice is not None:
             tc = dict(tools=tools or [])
@@ -171,8 +172,23 @@ _blocks = {'text','image','document','video','audio','toolUse','toolResult','gua
 @patch
 def cache(self:BedrockAdapter, msg, ttl=None):
     if ttl and ttl not in ('5m','1h'): raise ValueError(f"api='bedrock' takes cache ttl 5m or 1h, not {ttl!r}")
-    c = self.uncache(msg)['content']
-    return {**msg, 'content': c + [dict(cachePoint=dict(type='default', **({'ttl':ttl} if ttl else {})))]}
+    c = self.uncache(msg).get('content') or []
+    return {**msg, 'content': c + [_cp(ttl)]}
+
+BedrockAdapter.max_marks = 4  # checkpoints per request (Bedrock's prompt caching docs)
+def _cp(ttl): return dict(cachePoint=dict(type='default', **({'ttl':ttl} if ttl else {})))
+
+@patch
+def marks(self:BedrockAdapter, blocks): return [o['cachePoint'] for o in blocks if isinstance(o, dict) and 'cachePoint' in o] if isinstance(blocks, list) else []
+@patch
+def cache_system(self:BedrockAdapter, system, ttl=None):
+    self.cache({}, ttl)  # the ttl checked
+    return ([dict(text=system)] if isinstance(system, str) else list(system)) + [_cp(ttl)]
+@patch
+def cache_tools(self:BedrockAdapter, tools, ttl=None, model=None):
+    "A cache point after the tools, for the models that cache tools (Claude's); `None` for the others"
+    self.cache({}, ttl)
+    return list(tools) + [_cp(ttl)] if model is None or 'claude' in model else None
 
 @patch
 def uncache(self:BedrockAdapter, msg):
@@ -245,8 +261,11 @@ def _rstrip(msgs):
 
 @patch
 def before_send(self:BedrockAdapter, msgs):
-    "A prefill without trailing whitespace (Claude on Bedrock refuses it as Anthropic's API does), cache TTLs longest first"
-    chk_ttl_order(self.name, [o['cachePoint'].get('ttl') or '5m' for m in msgs for o in m.get('content') or [] if isinstance(o, dict) and 'cachePoint' in o])
+    "A prefill without trailing whitespace (Claude on Bedrock refuses it as Anthropic's API does), cache TTLs longest first, at most 4 cache points"
+    cps = [o for m in msgs for o in self.marks(m.get('content'))]
+    if len(cps)>self.max_marks: raise ValueError(f"api='bedrock' takes at most {self.max_marks} cache points; this history has {len(cps)}: "
+                                                 "pass cache_last_ckpt_only=True to keep only the last one")
+    chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cps])
     return _rstrip(msgs)
 
 @patch

@@ -228,6 +228,7 @@ def _breakpoint(api, ttl):
 @patch
 def cache(self:OpenAIAdapter, msg, ttl=None):
     bp = _breakpoint(self.name, ttl)
+    if msg.get('type')=='function_call_output': return self.mark_last(msg, bp, 'output')
     if 'content' not in msg: raise ValueError(f"api='openai' can't put a cache breakpoint on a {msg.get('type')!r} item")
     if msg.get('role')=='assistant' or msg.get('type')=='message' and 'id' in msg:
         raise ValueError("api='openai' can't put a cache breakpoint on an assistant message: cache the user message before it")
@@ -235,13 +236,19 @@ def cache(self:OpenAIAdapter, msg, ttl=None):
 
 OpenAIAdapter.cache_key = 'prompt_cache_breakpoint'
 @patch
-def cacheable(self:OpenAIAdapter, m): return 'content' in m and m.get('role') in ('user','system','developer') and 'id' not in m
+def cacheable(self:OpenAIAdapter, m):
+    if m.get('type')=='function_call_output': return isinstance(o := m.get('output'), str) or bool(o) and isinstance(o, list)
+    return 'content' in m and m.get('role') in ('user','system','developer') and 'id' not in m
 @patch
 def item_role(self:OpenAIAdapter, d):
     "The role an item plays: tool outputs answer for the user, everything else the model produced"
     return d.get('role') or ('user' if d.get('type','').endswith('_output') or d.get('type')=='mcp_approval_response' else 'assistant')
 @patch
-def uncache(self:OpenAIAdapter, msg): return self.unmark(msg)
+def as_blocks(self:OpenAIAdapter, msg):
+    if msg.get('type')=='function_call_output' and isinstance(msg.get('output'), str): return {**msg, 'output':[dict(type='input_text', text=msg['output'])]}
+    return Adapter.as_blocks(self, msg)
+@patch
+def uncache(self:OpenAIAdapter, msg): return self.unmark(self.unmark(msg), 'output')
 
 # %% ../../nbs/10_openai.ipynb #b829265a
 @patch
