@@ -23,6 +23,7 @@ if cfg.get('pip_requirements'): requirements += shlex.split(cfg.get('pip_require
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
+extras = {k[:-len('_requirements')]: shlex.split(v) for k,v in cfg.items() if k.endswith('_requirements') and k not in ('dev_requirements','pip_requirements')}
 
 setuptools.setup(
     name = cfg['lib_name'],
@@ -37,7 +38,7 @@ setuptools.setup(
     include_package_data = True,
     package_data = {cfg['lib_name']: ['samples/*']},
     install_requires = requirements,
-    extras_require = {'dev': dev_requirements},
+    extras_require = {'dev': dev_requirements, **extras},
     dependency_links = cfg.get('dep_links','').split(),
     python_requires = '>=' + cfg['min_python'],
     long_description = open('README.md', encoding='utf-8').read(),

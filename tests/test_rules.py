@@ -7,7 +7,7 @@ from msgkit import *
 PUBLIC = {'mk_msg','mk_msgs','mk_doc','mk_ant_doc','mk_toolres','tool_calls','msg_text','usage','finish_reason','mk_request',
           'mk_msg_openai','mk_msgs_openai','mk_msg_anthropic','mk_msgs_anthropic','mk_msg_openai_chat','mk_msgs_openai_chat',
           'mk_msg_gemini','mk_msgs_gemini','mk_msg_bedrock','mk_msgs_bedrock','media','media_url','provider_file','apis',
-          'jsonable','media_type','sample','Part','read_parts','Turn','LossWarning','read_history','render_history','mk_tool','mk_tools','mk_batch','read_batch','BatchError','mk_cache'}
+          'jsonable','media_type','sample','Part','read_parts','Turn','LossWarning','read_history','render_history','mk_tool','mk_tools','mk_batch','read_batch','BatchError','mk_cache','est_tokens','trim'}
 
 def test_public_names():
     "`from msgkit import *` gives exactly the user-facing names (no module names like `tools`, no adapter machinery)"

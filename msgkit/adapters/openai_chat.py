@@ -6,7 +6,7 @@
 __all__ = ['OpenAIChatAdapter']
 
 # %% ../../nbs/12_openai_chat.ipynb #1dd58f11
-import base64, copy, json
+import base64, copy, json, math
 from fastcore.utils import *
 from ..sniff import *
 from ..parts import *
@@ -263,6 +263,28 @@ def finish(self:OpenAIChatAdapter, r):
     f = r['choices'][0].get('finish_reason') if r.get('choices') else None
     if f=='stop' and (r['choices'][0].get('message') or {}).get('refusal'): return 'refusal'
     return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call', content_filter='content_filter').get(f, f and 'other')
+
+# %% ../../nbs/12_openai_chat.ipynb #1a390814
+from .openai import oa_text, openai_image_tokens
+@patch
+def est_text(self:OpenAIChatAdapter, s, model=None): return oa_text(s, model)
+@patch
+def est_image(self:OpenAIChatAdapter, size, model=None, detail=None): return openai_image_tokens(size, model, detail)
+@patch
+def est_pdf(self:OpenAIChatAdapter, pages, model=None, p=None): return (pages or 10)*(765+500)
+@patch
+def est_av(self:OpenAIChatAdapter, kind, secs, model=None): return math.ceil(10*(secs or 60))
+@patch
+def est_msg(self:OpenAIChatAdapter, t, model=None):  # "tokens_per_message = 3", the role, and a name's tokens and "tokens_per_name = 1"
+    return 3 + oa_text(t.role) + (oa_text(t.name)+1 if t.get('name') else 0)
+@patch
+def est_system(self:OpenAIChatAdapter, n, model=None): return n + 3 + oa_text('system')  # a system message
+@patch
+def est_reply(self:OpenAIChatAdapter, model=None): return 3
+@patch
+def unrequest(self:OpenAIChatAdapter, r):
+    if not isinstance(r.get('messages'), list) or 'role' in r: return None
+    return dict(msgs=r['messages'], system=None, tools=r.get('tools'), model=r.get('model'), tool_choice=r.get('tool_choice'))
 
 # %% ../../nbs/12_openai_chat.ipynb #10db0a12
 def _chunk(e):
