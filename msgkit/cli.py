@@ -33,7 +33,7 @@ def _arg(s:str, stdin=None, warn=None):
     return s
 
 _cli_names = {r"with mk_msg\(\.\.\., fetch=True\) or msgkit\.fetch\([^)]*\)":"with --fetch", r"mk_msg\(\.\.\., fetch=True\)":"--fetch",
-              r"cache_last_ckpt_only=True":"one --cache"}
+              r"cache_last_ckpt_only=True":"one --cache", r"fit=True":"--fit"}
 def _cli_err(e)->str:
     "An error's message with the library's option names as the command line's"
     s = str(e)
@@ -51,11 +51,12 @@ def run(
     cache:bool=False, # Mark the message as a cache breakpoint
     system:str=None, # A system prompt (then the whole request is shown)
     fetch:bool=False, # Download URLs the API won't take itself
+    fit:bool=False, # Resize and re-encode images the API would refuse
     wire:bool=False, # The HTTP request's JSON body (as curl sends it), not the SDK call's keyword arguments
 ):
     "The JSON-ready messages (or request body) for `content`"
     def one(a):
-        msgs = [mk_msg(content, api=a, cache=cache, fetch=fetch)]
+        msgs = [mk_msg(content, api=a, cache=cache, fetch=fetch, fit=fit)]
         if wire: return mk_request(msgs, a, model=model, system=system, wire=True)
         r = mk_request(msgs, a, model=model, system=system) if model or system else msgs
         j = jsonable(r)
@@ -142,12 +143,13 @@ def main(argv=None):
     ap.add_argument('--system', help="a system prompt, put where the API wants it (prints the whole request)")
     ap.add_argument('--cache', action='store_true', help="mark the message as a cache breakpoint (Gemini caches by itself: no mark)")
     ap.add_argument('--fetch', action='store_true', help="download URLs the API won't take itself (Bedrock, Chat files)")
+    ap.add_argument('--fit', action='store_true', help="resize and re-encode images the API would refuse (needs Pillow: msgkit[images])")
     ap.add_argument('--wire', action='store_true', help="print the HTTP request's JSON body (camelCase for Gemini; the model goes in its URL)")
     ap.add_argument('--curl', action='store_true', help="print a ready curl command (for Bedrock, which needs SigV4, an AWS CLI command)")
     ap.add_argument('--indent', type=int, default=1, help="JSON indent (default: 1; 0 for compact JSON on one line)")
     a = ap.parse_args(argv)
     dumps = lambda o: json.dumps(o, ensure_ascii=False, **(dict(indent=a.indent) if a.indent>0 else dict(separators=(',',':'))))
-    kw = dict(cache=a.cache, system=a.system, fetch=a.fetch)
+    kw = dict(cache=a.cache, system=a.system, fetch=a.fetch, fit=a.fit)
     try:
         content = [_arg(o) for o in a.content] or sample_content()
         if a.curl:

@@ -42,6 +42,7 @@ def mk_msg(
     cache=False, # Cache strategy: `True`/`'last'`, `'rolling'`, or message indices (`09_cache`); this message as a cache breakpoint
     ttl:str=None, # Cache time to live, where the API sets it per breakpoint
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
+    fit:bool=False, # Downscale and re-encode images the API would refuse (`17_fit`; needs Pillow)
     **kw, # Options the adapter takes for its blocks (for `openai`: `detail`)
 ):
     "A message (or, for a response that holds several items, a list of history items) for `api`"
@@ -49,7 +50,7 @@ def mk_msg(
     ad.chk_opts(kw)
     src = []
     ts = read_item(content, _role(role), ad, src)
-    its = _finish(render_history(ts, ad, kw, fetch, history=False), ad, cache, ttl, history=False)
+    its = _finish(render_history(ts, ad, kw, fetch, history=False, fit=fit), ad, cache, ttl, history=False)
     return its if len(its)!=1 or (src and src[0].resp_list) else its[0]
 
 # %% ../nbs/02_core.ipynb #95c15c39
@@ -62,13 +63,14 @@ def mk_msgs(
     ttl:str=None, # Cache time to live, where the API sets it per breakpoint
     cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
+    fit:bool=False, # Downscale and re-encode images the API would refuse (`17_fit`; needs Pillow)
     **kw, # Options the adapter takes for its blocks
 )->list:
     "A list of messages for `api`: items without a role of their own alternate with the message before them"
     ad = get_api(api)
     ad.chk_opts(kw)
     ts = read_history(msgs, ad=ad)
-    return _finish(render_history(ts, ad, kw, fetch), ad, cache, ttl, cache_last_ckpt_only)
+    return _finish(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only)
 
 # %% ../nbs/02_core.ipynb #62199914
 mk_msg_openai = partial(mk_msg, api='openai')
@@ -142,6 +144,7 @@ def mk_request(
     ttl:str=None, # Cache time to live
     cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
+    fit:bool=False, # Downscale and re-encode images the API would refuse (`17_fit`; needs Pillow)
     wire:bool=False, # The JSON body of the HTTP request instead (what curl sends; the model in the URL for Gemini and Bedrock)
     **kw, # `max_tokens`, `temperature`, `top_p`, `stop`, `schema`, `reasoning`; the adapter's block options (`detail`, ...); other fields as they are
 )->dict:
@@ -149,7 +152,7 @@ def mk_request(
     ad = get_api(api)
     bkw = {k:kw.pop(k) for k in list(kw) if k in ad.opts}
     system,ts = _lift(read_history(msgs, ad=ad), system, ad)
-    res = _finish(render_history(ts, ad, bkw, fetch), ad, cache, ttl, cache_last_ckpt_only)
+    res = _finish(render_history(ts, ad, bkw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only)
     if tool_choice is not None and not tools: raise ValueError(f"tool_choice needs tools: pass tools=[...] to mk_request (api={api!r})")
     if tools is not None:
         from msgkit.request import mk_tools

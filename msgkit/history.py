@@ -343,6 +343,7 @@ def render_history(
     kw:dict=None, # Options for the adapter's blocks (`detail`, ...)
     fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
     history:bool=True, # A whole history: drop incomplete tool groups (a single message keeps its results)
+    fit:bool=False, # Downscale and re-encode images to what the API takes (`17_fit`; needs Pillow)
 )->list:
     "The messages of `api`'s form for `turns`, after the repairs every API needs (ids, tool groups); before the adapter's `tidy`"
     ad = get_api(api) if isinstance(api, str) else api
@@ -351,6 +352,9 @@ def render_history(
         if history: turns = tool_groups(turns)
         turns = map_ids(turns, ad.id_chars, ad.id_max)
     if history: chk_start(turns, ad)
+    if fit:
+        from msgkit.fit import fit_turns
+        turns = fit_turns(turns, ad)
     out = []
     for t in turns:
         nat = t.get('native')

@@ -210,7 +210,8 @@ def _kind_err(api, p, ok):
     others = sorted(k for k,o in _apis.items() if k!=api and p.get('mt') in o.media_types.get(p.type, ()))
     alt = f"; {', '.join(others)} can" if others else ''
     what = f"{p.type} ({p.mt})" if p.get('mt') else p.type
-    return ValueError(f"api={api!r} can't take {what}: it takes {ok}{alt}")
+    fit = " (fit=True converts an image to one it takes)" if p.type=='image' and 'data' in p else ''
+    return ValueError(f"api={api!r} can't take {what}: it takes {ok}{fit}{alt}")
 
 class Adapter:
     "Base for API adapters: subclasses say how their API spells each part"
@@ -270,7 +271,7 @@ def chk_size(self:Adapter, p):
     if not mx or 'data' not in p: return p
     n = len(p.data) if how=='raw' else 4*((len(p.data)+2)//3)
     if n>mx: raise ValueError(f"api={self.name!r} takes {p.type}s of at most {mx:,} bytes{' of base64' if how=='b64' else ''}; "
-                              f"this {p.mt} is {n:,}{' as base64' if how=='b64' else ''}")
+                              f"this {p.mt} is {n:,}{' as base64' if how=='b64' else ''}{': fit=True downscales it' if p.type=='image' else ''}")
     return p
 
 # %% ../nbs/01_parts.ipynb #c5b5ee6b

@@ -608,3 +608,49 @@ def check_cache_create(kw):
     _io['gemini_resp'] = dict(name='cachedContents/abc123', model=f"models/{kw['model']}", expireTime='2026-12-01T12:00:00Z')
     try: return _send('gemini', lambda: _gem().caches.create(model=kw['model'], config=types.CreateCachedContentConfig.model_validate(cfg)))
     finally: _io.pop('gemini_resp')
+
+# ---------------------------------------------------------------- image limits (what fit=True must meet)
+def _images(api, msgs):
+    "`(media type, bytes)` of every inline image in `msgs`"
+    out = []
+    def walk(o):
+        if isinstance(o, list):
+            for x in o: walk(x)
+        if not isinstance(o, dict): return
+        if api == 'anthropic' and o.get('type') == 'image' and (o.get('source') or {}).get('type') == 'base64':
+            out.append((o['source']['media_type'], base64.b64decode(o['source']['data']), len(o['source']['data'])))
+        elif api in ('openai', 'openai_chat') and o.get('type') in ('input_image', 'image_url'):
+            u = o['image_url'] if isinstance(o['image_url'], str) else o['image_url']['url']
+            if u.startswith('data:'):
+                h, d = u.split(',', 1); out.append((h[5:].split(';')[0], base64.b64decode(d), len(d)))
+        elif api == 'gemini' and 'inline_data' in o and o['inline_data']['mime_type'].startswith('image/'):
+            d = o['inline_data']['data']; out.append((o['inline_data']['mime_type'], d, None))
+        elif api == 'bedrock' and 'image' in o and 'bytes' in (o['image'].get('source') or {}):
+            d = o['image']['source']['bytes']; out.append(('image/' + o['image']['format'].replace('jpeg', 'jpeg'), d, None))
+        for v in o.values(): walk(v)
+    walk(msgs)
+    return out
+
+_IMG_MTS = dict(openai={'image/png', 'image/jpeg', 'image/webp', 'image/gif'}, anthropic={'image/png', 'image/jpeg', 'image/gif', 'image/webp'},
+                gemini={'image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'}, bedrock={'image/png', 'image/jpeg', 'image/gif', 'image/webp'})
+_IMG_MTS['openai_chat'] = _IMG_MTS['openai']
+
+def rules_images(api, msgs):
+    "Documented image limits, checked on the decoded images (Pillow): format, bytes, pixels, animation"
+    from PIL import Image
+    ims = _images(api, msgs)
+    for mt, b, n64 in ims:
+        im = Image.open(io.BytesIO(b))
+        assert Image.MIME.get(im.format) == mt, f'an image declared {mt} is {im.format}'
+        assert mt in _IMG_MTS[api], f'{api} takes no {mt}'
+        w, h = im.size
+        if api in ('openai', 'openai_chat'):  # images-vision: "Non-animated GIF (.gif)"
+            assert not getattr(im, 'is_animated', False), 'OpenAI takes no animated GIF'
+        if api == 'anthropic':  # vision: "maximum ... 8000x8000 px"; "more than 20 images ... 2000 x 2000 px"; 5 MB base64 (API error at 5,242,880)
+            assert n64 <= 5 * 1024 * 1024, f'image of {n64:,} bytes of base64 over 5 MB'
+            px = 2000 if len(ims) > 20 else 8000
+            assert max(w, h) <= px, f'{w}x{h} over {px} px'
+        if api == 'bedrock':  # ImageBlock: "The maximum height and width of an image is 8000 pixels", "3.75 MB"
+            assert len(b) <= 3_932_160 and max(w, h) <= 8000, f'{w}x{h}, {len(b):,} bytes'
+    if api == 'bedrock': assert len(ims) <= 20, 'Converse takes at most 20 images'
+    return ims

@@ -101,3 +101,17 @@ def test_cli_needs_and_refuses():
     assert "can't read /no/such.jsonl" in run('batch', '/no/such.jsonl').stderr
     assert 'the prompt on stdin is empty' in run('-', input='\n').stderr
     assert msgkit('--api', 'anthropic', '--model', 'm', '--curl', '--indent', '0', 'hi').count('\n') == 7  # the JSON on one line
+
+def test_fit(tmp_path):
+    "--fit: a GIF for Gemini becomes a PNG; without it, the command says how to make it fit"
+    import io, base64
+    from PIL import Image
+    frames = [Image.new('RGB', (320, 240), c) for c in ('red', 'blue')]
+    b = io.BytesIO(); frames[0].save(b, 'GIF', save_all=True, append_images=frames[1:])
+    f = tmp_path/'anim.gif'; f.write_bytes(b.getvalue())
+    out = json.loads(msgkit('--api', 'gemini', '--fit', f'@{f}', 'What is this?'))
+    blob = out[0]['parts'][0]['inline_data'] if 'parts' in out[0] else out['parts'][0]['inline_data']
+    assert blob['mime_type'] == 'image/png' and Image.open(io.BytesIO(base64.b64decode(blob['data']))).size == (320, 240)
+    exe = shutil.which('msgkit', path=str(Path(sys.executable).parent)) or shutil.which('msgkit')
+    r = subprocess.run([exe, '--api', 'gemini', f'@{f}'], capture_output=True, text=True)
+    assert r.returncode and "can't take image (image/gif)" in r.stderr and '(--fit converts an image to one it takes)' in r.stderr

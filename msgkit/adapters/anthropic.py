@@ -321,6 +321,9 @@ _stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_
 @patch
 def finish(self:AnthropicAdapter, r): return _stops.get(r.get('stop_reason'), r.get('stop_reason') and 'other')
 
+# %% ../../nbs/11_anthropic.ipynb #d3e207c0
+AnthropicAdapter.img_px,AnthropicAdapter.img_px_many,AnthropicAdapter.img_long = 8000,2000,1568
+
 # %% ../../nbs/11_anthropic.ipynb #5a0a0028
 _new_tok = ('opus-4-7','opus-4-8','opus-5','sonnet-5','fable','mythos')  # the tokenizer and image sizes of Opus 4.7 and later
 def _m(model): return (model or '').replace('.', '-').lower()

@@ -308,6 +308,9 @@ _stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_
 @patch
 def finish(self:BedrockAdapter, r): return _stops.get(r.get('stopReason'), r.get('stopReason') and 'other')
 
+# %% ../../nbs/14_bedrock.ipynb #9a6e484f
+BedrockAdapter.img_px,BedrockAdapter.img_long = 8000,1568
+
 # %% ../../nbs/14_bedrock.ipynb #6fad5414
 _nova_area = [(405_000,800), (810_000,1300), (1_260_000,1800), (1_620_000,2400), (1_690_000,2600)]  # 900x450 ... 1300x1300
 def nova_image_tokens(size)->int:

@@ -373,6 +373,9 @@ def finish(self:GeminiAdapter, r):
     if f in _filters: return 'content_filter'
     return f and ('error' if 'MALFORMED' in f or 'UNEXPECTED' in f else 'other')
 
+# %% ../../nbs/13_gemini.ipynb #451c5f6b
+GeminiAdapter.img_long = 3072
+
 # %% ../../nbs/13_gemini.ipynb #17b9c58d
 def _g3(model): return (model or '').startswith(('gemini-3', 'models/gemini-3'))
 def gemini_image_tokens(size, model=None)->int:

@@ -337,6 +337,9 @@ def finish(self:OpenAIAdapter, r):
     if st=='incomplete': return _incomplete.get((r.get('incomplete_details') or {}).get('reason'), 'other')
     return dict(failed='error', cancelled='other').get(st)
 
+# %% ../../nbs/10_openai.ipynb #9cf48518
+OpenAIAdapter.img_long,OpenAIAdapter.img_anim = 2048,False
+
 # %% ../../nbs/10_openai.ipynb #08d1881e
 # model prefix: (base, per tile) -- "Calculating costs", tile-based models
 _tiles = {'gpt-4o-mini':(2833,5667), 'gpt-4o':(85,170), 'gpt-4.1':(85,170), 'gpt-4.5':(85,170), 'gpt-5.1':(70,140), 'gpt-5':(70,140),

@@ -264,6 +264,9 @@ def finish(self:OpenAIChatAdapter, r):
     if f=='stop' and (r['choices'][0].get('message') or {}).get('refusal'): return 'refusal'
     return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call', content_filter='content_filter').get(f, f and 'other')
 
+# %% ../../nbs/12_openai_chat.ipynb #f78d024f
+OpenAIChatAdapter.img_long,OpenAIChatAdapter.img_anim = 2048,False
+
 # %% ../../nbs/12_openai_chat.ipynb #1a390814
 from .openai import oa_text, openai_image_tokens
 @patch

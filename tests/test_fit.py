@@ -1,0 +1,122 @@
+"""fit=True on real photos made here (a large JPEG, a PNG with alpha, an animated GIF, a CMYK JPEG, a 16-bit PNG), for
+every API: the result passes the oracle and the API's image limits, the aspect ratio is kept, and an image within the
+limits comes back byte for byte."""
+import io, os, warnings
+import pytest
+from PIL import Image
+from msgkit import *
+import msgkit.fit
+from oracle import check, rules_images
+
+APIS = ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock']
+
+def noise(mode, w, h):
+    "A photo's worst case for its size: noise, which no encoder shrinks"
+    n = dict(RGB=3, RGBA=4, CMYK=4, L=1)[mode]
+    return Image.frombytes(mode, (w, h), os.urandom(w * h * n))
+
+def enc(im, fmt, **kw):
+    b = io.BytesIO(); im.save(b, fmt, **kw); return b.getvalue()
+
+def photos():
+    big = enc(noise('RGB', 3000, 2250), 'JPEG', quality=95)  # ~ 8 MB, 4:3
+    alpha = enc(noise('RGBA', 1800, 1200), 'PNG')  # ~ 8.6 MB, 3:2, transparent
+    frames = [Image.new('RGB', (640, 360), c) for c in ('red', 'green', 'blue')]
+    b = io.BytesIO(); frames[0].save(b, 'GIF', save_all=True, append_images=frames[1:], duration=100, loop=0)
+    cmyk = enc(noise('CMYK', 2400, 1800), 'JPEG', quality=95)
+    g16 = Image.frombytes('I;16', (2000, 1500), os.urandom(2000 * 1500 * 2))
+    return dict(jpeg=big, alpha=alpha, gif=b.getvalue(), cmyk=cmyk, png16=enc(g16, 'PNG'))
+
+PHOTOS = photos()
+
+def the_image(api, m):
+    (mt, b, _), = rules_images(api, [m])
+    return mt, b
+
+def fit_msg(x, api):
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter('always')
+        m = mk_msg([x, 'Describe this photo.'], api=api, fit=True)
+    return m, [l for w in ws if issubclass(w.category, LossWarning) for l in w.message.losses]
+
+def refused(x, api):
+    "Would the API refuse `x` as it is? (msgkit's own error without fit=True, or the oracle's limits)"
+    try: m = mk_msg([x, 'Describe this photo.'], api=api)
+    except ValueError: return True
+    try: rules_images(api, [m]); return False
+    except AssertionError: return True
+
+@pytest.mark.parametrize('kind', list(PHOTOS))
+@pytest.mark.parametrize('api', APIS)
+def test_fit_photo(api, kind):
+    x = PHOTOS[kind]
+    w0, h0 = Image.open(io.BytesIO(x)).size
+    m, losses = fit_msg(x, api)
+    check(api, [m])  # the SDK's types, the real client
+    mt, b = the_image(api, m)  # and the image limits on the decoded image
+    if not refused(x, api):
+        assert b == x and not losses, 'an image within the limits comes back byte for byte'
+        return
+    w, h = Image.open(io.BytesIO(b)).size
+    assert abs(w / h - w0 / h0) < 0.01, (w0, h0, w, h)
+    assert losses and 'fit=True' in losses[0]['why'] and f'{w}×{h}' in losses[0]['why'], losses
+    im = Image.open(io.BytesIO(b))
+    assert im.mode in ('RGB', 'RGBA', 'L', 'P') and not getattr(im, 'is_animated', False)
+
+def test_which_were_fitted():
+    "The cases above are not vacuous: each API refuses some of these photos as they are, and takes others"
+    got = {api: {k for k, x in PHOTOS.items() if refused(x, api)} for api in APIS}
+    assert got['anthropic'] >= {'jpeg', 'alpha', 'cmyk'} and 'gif' not in got['anthropic']
+    assert got['bedrock'] >= {'jpeg', 'alpha', 'cmyk'}
+    assert got['gemini'] == {'gif'} and got['openai'] == {'gif'} == got['openai_chat']
+
+def test_recommended_size_and_formats():
+    m, _ = fit_msg(PHOTOS['jpeg'], 'anthropic')
+    mt, b = the_image('anthropic', m)
+    assert mt == 'image/jpeg' and Image.open(io.BytesIO(b)).size == (1568, 1176)  # Claude's long edge, 4:3 kept
+    m, _ = fit_msg(PHOTOS['alpha'], 'bedrock')
+    mt, b = the_image('bedrock', m)
+    assert mt == 'image/png' and Image.open(io.BytesIO(b)).mode == 'RGBA'  # transparency kept
+    m, _ = fit_msg(PHOTOS['gif'], 'gemini')
+    assert the_image('gemini', m)[0] == 'image/png'  # Gemini takes no GIF
+    bmp = enc(Image.new('RGB', (300, 200), 'red'), 'BMP')
+    for api in APIS:
+        m, _ = fit_msg(bmp, api)
+        assert the_image(api, m)[0] == 'image/png'
+
+def test_more_than_20_images_anthropic():
+    "'If you submit more than 20 images in one request', 2000 x 2000 px: the oracle fails them as they are, fit=True fits them"
+    ims = [enc(Image.new('RGB', (3000, 2000), (i, 0, 0)), 'JPEG') for i in range(21)]
+    plain = mk_msgs([ims + ['Compare them.']], 'anthropic')
+    with pytest.raises(AssertionError, match='over 2000 px'): rules_images('anthropic', plain)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        fitted = mk_msgs([ims + ['Compare them.']], 'anthropic', fit=True)
+    check('anthropic', fitted)
+    assert all(max(Image.open(io.BytesIO(b)).size) <= 2000 for _, b, _ in rules_images('anthropic', fitted))
+    small = mk_msgs([ims[:20] + ['Compare them.']], 'anthropic', fit=True)
+    assert small == mk_msgs([ims[:20] + ['Compare them.']], 'anthropic')  # 20 within 8000 px: untouched
+
+def test_fit_through_every_entry_point():
+    x = PHOTOS['jpeg']
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        r = mk_request([[x, 'Describe']], 'anthropic', model='m', fit=True)
+        h = mk_msgs([[x, 'Describe'], 'A photo.', 'More?'], 'bedrock', fit=True)
+        native = mk_msg(x, api='anthropic', fit=True)  # an image already in Anthropic's form, too big: fitted, not passed through
+    assert rules_images('anthropic', r['messages']) and rules_images('bedrock', h) and rules_images('anthropic', [native])
+    blk = dict(type='image', source=dict(type='base64', media_type='image/jpeg', data=__import__('base64').b64encode(x).decode()))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        m = mk_msg([blk, 'Describe'], api='anthropic', fit=True)
+    rules_images('anthropic', [m])
+    with pytest.raises(AssertionError, match='over 5 MB'): rules_images('anthropic', [mk_msg([blk, 'Describe'], api='anthropic')])  # as given, it passes through
+
+def test_without_pillow(monkeypatch):
+    "Without Pillow the error names the limit and the extra; images that fit need no Pillow"
+    monkeypatch.setattr(msgkit.fit, '_pil', lambda data: None)
+    with pytest.raises(ValueError, match=r"api='anthropic' takes images of at most 5.2 MB of base64.*pip install 'msgkit\[images\]'"):
+        mk_msg([PHOTOS['jpeg']], api='anthropic', fit=True)
+    with pytest.raises(ValueError, match=r"api='gemini' takes no image/gif .*msgkit\[images\]"): mk_msg([PHOTOS['gif']], api='gemini', fit=True)
+    small = enc(Image.new('RGB', (64, 48)), 'PNG')
+    assert mk_msg([small], api='anthropic', fit=True) == mk_msg([small], api='anthropic')
