@@ -18,3 +18,7 @@ __all__ = ['media_type', 'media_kind', 'sample', 'Part', 'Turn', 'LossWarning', 
            'mk_msg_anthropic', 'mk_msgs_anthropic', 'mk_msg_openai_chat', 'mk_msgs_openai_chat', 'mk_msg_gemini', 'mk_msgs_gemini',
            'mk_msg_bedrock', 'mk_msgs_bedrock', 'tool_calls', 'mk_toolres', 'msg_text', 'usage', 'finish_reason', 'read_parts',
            'stream_msg', 'stream_response', 'fetch', 'FetchError', 'mk_tool', 'mk_tools', 'mk_batch', 'read_batch', 'BatchError', 'mk_cache', 'est_tokens', 'trim']
+
+from .errors import guard_all
+guard_all(globals(), [n for n in __all__ if n not in ('sample', 'apis', 'get_api')])  # clear errors on any input (18_errors)
+del guard_all

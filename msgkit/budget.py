@@ -6,7 +6,7 @@
 __all__ = ['img_size', 'pdf_pages', 'media_secs', 'encoder', 'part_tokens', 'turn_tokens', 'est_tokens', 'trim']
 
 # %% ../nbs/15_budget.ipynb #7833fa92
-import copy, json, math, re, struct
+import copy, json, math, re, struct, zlib
 from fastcore.basics import patch
 from .parts import *
 from .history import read_history, read_part
@@ -25,6 +25,10 @@ def _jpeg_size(b):
 
 def img_size(b:bytes):
     "`(width, height)` of image bytes from their header (PNG, JPEG, GIF, WebP, BMP), or `None`"
+    s = _img_size(b)
+    return s if s and all(isinstance(o, int) and 0<o<1_000_000 for o in s) else None  # a corrupted header's zero or negative sides: unknown
+
+def _img_size(b):
     if not isinstance(b, (bytes, bytearray)) or len(b)<26: return None
     if b[:8]==b'\x89PNG\r\n\x1a\n': return struct.unpack('>II', b[16:24])
     if b[:6] in (b'GIF87a', b'GIF89a'): return struct.unpack('<HH', b[6:10])
@@ -38,9 +42,16 @@ def img_size(b:bytes):
     return None
 
 # %% ../nbs/15_budget.ipynb #8232a051
-def pdf_pages(b:bytes)->int:
-    "The number of pages of PDF bytes: its page objects, or 1 where none can be seen (a compressed object stream)"
-    return max(1, len(re.findall(rb'/Type\s*/Page(?![a-zA-Z])', b))) if isinstance(b, (bytes, bytearray)) else 1
+_page = re.compile(rb'/Type\s*/Page(?![a-zA-Z])')
+def pdf_pages(b:bytes):
+    "The number of pages of PDF bytes: its page objects, those in compressed object streams too; `None` where none can be seen"
+    if not isinstance(b, (bytes, bytearray)): return None
+    n = len(_page.findall(b))
+    for m in re.finditer(rb'/Type\s*/ObjStm\b.*?stream\r?\n', b[:200_000_000], re.S):  # PDF 1.5's object streams (pdfTeX, most writers)
+        end = b.find(b'endstream', m.end())
+        try: n += len(_page.findall(zlib.decompressobj().decompress(b[m.end():end], 50_000_000)))
+        except zlib.error: pass
+    return n or None
 
 def _mp4_secs(b):
     i = b.find(b'mvhd')
@@ -157,7 +168,10 @@ def _fixed(ad, model, system, tools, tool_choice):
     "Tokens of everything but the messages: the system prompt, the tools, the reply's priming"
     if tools:
         from msgkit.request import mk_tools
-        tools = mk_tools(tools, ad.name)
+        def one(t):  # a tool in any form, as this API's; a built-in or server tool msgkit can't read counts as its JSON
+            try: return mk_tools([t], ad.name)
+            except (TypeError, ValueError): return [t]
+        tools = [o for t in tools for o in one(t)]
     return _system_tokens(system, ad, model) + ad.est_tools(list(tools or []), model, tool_choice) + ad.est_reply(model)
 
 def est_tokens(
@@ -209,7 +223,8 @@ def trim(
     tools=None, # The tools the request will have, counted in the budget
     keep_first:int=0, # Keep the first this many turns (and the rest of their exchange)
     drop_media:bool=False, # Swap older exchanges' media for a note before dropping exchanges
-    **kw, # Options for `mk_msgs`
+    tool_choice=None, # The request's tool choice (Anthropic's tool-use prompt depends on it)
+    **kw, # Options for `mk_msgs` (`detail`, ...)
 )->list:
     "The newest part of history `h` that fits `max_tokens` for `api`: whole exchanges, tool calls with their results, system turns and `keep_first` turns kept"
     from msgkit.core import mk_msgs
@@ -220,8 +235,8 @@ def trim(
     sys_ts,xs = ts[:n0],_exchanges(ts[n0:])
     k,seen = 0,0
     while k<len(xs) and seen<keep_first: seen += len(xs[k]); k += 1
-    fixed = _fixed(ad, model, system, tools, None) + sum(turn_tokens(t, ad, model) for t in sys_ts)
-    cost = lambda x: sum(turn_tokens(t, ad, model) for t in x)
+    fixed = _fixed(ad, model, system, tools, tool_choice) + sum(turn_tokens(t, ad, model, kw.get('detail')) for t in sys_ts)
+    cost = lambda x: sum(turn_tokens(t, ad, model, kw.get('detail')) for t in x)
     costs = [cost(x) for x in xs]
     fits = lambda j: fixed + sum(costs[:k]) + sum(costs[j:]) <= max_tokens
     j = k
@@ -234,13 +249,15 @@ def trim(
     def render(j):
         ts = [t for x in xs[:k] + xs[j:] for t in x]
         out = mk_msgs(sys_ts + ts, api, **kw) if own else head + mk_msgs(ts, api, **kw)
-        return out, est_tokens(out, api, model, system=system, tools=tools)
-    lo,hi = k,max(k, len(xs)-1)  # the fewest exchanges dropped whose rendering (what is sent, as est_tokens counts it) fits: binary search
+        return out, est_tokens(out, api, model, system=system, tools=tools, tool_choice=tool_choice, detail=kw.get('detail'))
+    lo = k+1 if k==0 and ad.first_user and len(xs)>1 and xs[0][0].role=='assistant' else k  # a leading exchange of the model's can't start a history here
+    hi = max(lo, len(xs)-1)
+    lo = min(lo, hi)  # the fewest exchanges dropped whose rendering (what is sent, as est_tokens counts it) fits: binary search
     while lo<hi:
         mid = (lo+hi)//2
         if render(mid)[1]<=max_tokens: hi = mid
         else: lo = mid+1
     out,need = render(lo)
     if need<=max_tokens: return out
-    raise ValueError(f"trim (api={api!r}): the newest exchange needs about {need:,} tokens with what is kept, over max_tokens={max_tokens:,}: "
-                     "raise the budget, pass drop_media=True, or keep fewer first turns")
+    raise ValueError(f"trim (api={api!r}): what must stay (the system prompt and tools, {keep_first} first turn(s), the newest exchange) "
+                     f"needs about {need:,} tokens, over max_tokens={max_tokens:,}: raise the budget, pass drop_media=True, or keep fewer first turns")

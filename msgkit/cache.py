@@ -12,6 +12,7 @@ from .parts import *
 # %% ../nbs/09_cache.ipynb #14a3d895
 def cache_plan(cache):
     "`cache=` as a strategy: `None`, `'last'`, `'rolling'`, or a tuple of message indices (`True` is `'last'`)"
+    if isinstance(cache, int) and not isinstance(cache, bool): cache = bool(cache)  # msglm tests truthiness: 1 is on, 0 off
     if cache is None or cache is False: return None
     if cache is True or cache=='last': return 'last'
     if cache=='rolling': return 'rolling'
@@ -51,7 +52,10 @@ def cache_at(res:list, ad, plan)->list:
     n,ok = len(res),[i for i,m in enumerate(res) if ad.cacheable(m)]
     if plan=='last' or plan=='rolling':
         if not ok: raise ValueError(f"api={ad.name!r}: no message here can carry a cache mark")
-        return ok[-1:] if plan=='last' else [i for i in ok if ad.item_role(res[i]) in ('user','tool')][-2:] or ok[-1:]
+        if plan=='last': return ok[-1:]
+        # the last of each run of user turns (a tool loop's parallel results, one item each in OpenAI's forms, are one run), the newest two runs
+        ends = [i for i in ok if ad.item_role(res[i]) in ('user','tool') and not (i+1<n and ad.item_role(res[i+1]) in ('user','tool') and i+1 in ok)]
+        return ends[-2:] or ok[-1:]
     at = set()
     for i in plan:
         if not -n<=i<n: raise ValueError(f"cache={list(plan)}: index {i} is outside this history of {n} messages (api={ad.name!r})")
@@ -68,9 +72,9 @@ def place_cache(res:list, ad, plan, ttl=None, own=False)->list:
     return [ad.cache(m, ttl) if i in at else m for i,m in enumerate(res)]
 
 # %% ../nbs/09_cache.ipynb #ad94cdfa
-def cache_request(msgs:list, system, tools, ad, ttl=None, model=None):
+def cache_request(msgs:list, system, tools, ad, ttl=None, model=None, taken:int=0):
     "`(system, tools)` with cache marks where `ad` takes them and its limit leaves room: the system prompt first (its mark covers the tools before it), then the tools"
-    left = (ad.max_marks or 99) - _msg_marks(ad, msgs) - len(ad.marks(system)) - len(ad.marks(tools))
+    left = (ad.max_marks or 99) - taken - _msg_marks(ad, msgs) - len(ad.marks(system)) - len(ad.marks(tools))  # `taken`: marks elsewhere (a top-level one)
     if system and left>0 and not ad.marks(system):
         s = ad.cache_system(system, ttl)
         if s is not None: system,left = s,left-1

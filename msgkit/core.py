@@ -16,6 +16,7 @@ from .sniff import *
 from .parts import *
 from .history import *
 from .cache import cache_plan, place_cache, cache_request
+from .display import as_msgs
 from .history import _adapters, _role, _parse, _owner, _sdk, _as_list, read_part
 
 # %% ../nbs/02_core.ipynb #4fd26857
@@ -28,7 +29,7 @@ def _finish(res, ad, cache, ttl, uncache=False, history=True):
     if uncache: res = [ad.uncache(o) for o in res]
     res = ad.tidy(res)
     for o in res: ad.chk_role(o)
-    res = place_cache(res, ad, cache_plan(cache), ttl, own=cache is not True)
+    res = place_cache(res, ad, cache_plan(cache), ttl, own=not (cache is True or type(cache) is int))  # msglm's `cache=True` (or 1) places its mark as msglm does
     if history: res = ad.before_send(res)
     return [dict2obj(o, list_func=list) for o in res]
 
@@ -51,7 +52,7 @@ def mk_msg(
     src = []
     ts = read_item(content, _role(role), ad, src)
     its = _finish(render_history(ts, ad, kw, fetch, history=False, fit=fit), ad, cache, ttl, history=False)
-    return its if len(its)!=1 or (src and src[0].resp_list) else its[0]
+    return as_msgs(its if len(its)!=1 or (src and src[0].resp_list) else its[0])
 
 # %% ../nbs/02_core.ipynb #95c15c39
 @reports
@@ -70,7 +71,7 @@ def mk_msgs(
     ad = get_api(api)
     ad.chk_opts(kw)
     ts = read_history(msgs, ad=ad)
-    return _finish(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only)
+    return as_msgs(_finish(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only))
 
 # %% ../nbs/02_core.ipynb #62199914
 mk_msg_openai = partial(mk_msg, api='openai')
@@ -157,7 +158,7 @@ def mk_request(
     if tools is not None:
         from msgkit.request import mk_tools
         tools = mk_tools(tools, api, strict=strict)
-    if cache_plan(cache): system,tools = cache_request(res, system, tools, ad, ttl, model)
+    if cache_plan(cache): system,tools = cache_request(res, system, tools, ad, ttl, model, taken=isinstance(kw.get('cache_control'), dict))
     if 'cached' in kw and not ad.explicit_cache: ad.mk_cache({})  # the error that says how this API caches
     req = ad.request(res, model=model, system=system, tools=tools, tool_choice=tool_choice, **kw)
     return ad.wire(req) if wire else req

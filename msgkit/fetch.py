@@ -6,38 +6,89 @@
 __all__ = ['FetchError', 'fetch']
 
 # %% ../nbs/03_fetch.ipynb #d50982c8
-from urllib.parse import urljoin
 from fastcore.utils import *
 from .sniff import *
 from .parts import *
 
 # %% ../nbs/03_fetch.ipynb #13b7f68a
+import ipaddress, socket, time
+from urllib.parse import urljoin, urlsplit
+
 class FetchError(ValueError):
     "A URL could not be fetched"
 
 def _chk_scheme(u):
-    if not is_url(u): raise FetchError(f"Only http(s) URLs are fetched, not {u[:80]!r}")
+    if not isinstance(u, str) or not is_url(u): raise FetchError(f"Only http(s) URLs are fetched, not {str(u)[:80]!r}")
 
-def _get(cli, u, max_bytes, max_redirects):
-    "`(bytes, content type, final url)` of `u`, following at most `max_redirects` redirects"
+def _lookup(host:str)->list:
+    "The addresses DNS gives for name `host`"
+    try: return [ipaddress.ip_address(o[4][0].split('%')[0]) for o in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)]
+    except (OSError, UnicodeError) as e: raise FetchError(f"Can't resolve {host!r}: {e}") from None
+
+def _resolve(host:str)->list:
+    "The addresses `host` resolves to (an IP literal: itself)"
+    try: return [ipaddress.ip_address(host.strip('[]'))]
+    except ValueError: return _lookup(host)
+
+def _public(ip)->bool:
+    "Is `ip` a public address (an IPv4-mapped IPv6 one judged as the IPv4 it holds)?"
+    ip = getattr(ip, 'ipv4_mapped', None) or ip
+    return ip.is_global and not ip.is_multicast
+
+def _chk_host(u, allow_private):
+    "A `FetchError` if `u`'s host is, or resolves to, an address that isn't public (unless `allow_private`)"
+    try: host = urlsplit(u).hostname
+    except ValueError as e: raise FetchError(f"{u[:80]!r} is not a valid URL: {e}") from None
+    if not host: raise FetchError(f"{u[:80]!r} names no host")
+    if allow_private: return
+    bad = [str(ip) for ip in _resolve(host) if not _public(ip)]
+    if bad: raise FetchError(f"{u[:80]} is on a private, loopback or link-local address ({', '.join(bad)}): refused; "
+                             "pass allow_private=True to fetch from your own network")
+
+def _origin(u):
+    try: s = urlsplit(u); return s.scheme, s.hostname, s.port or {'http':80, 'https':443}.get(s.scheme)
+    except ValueError as e: raise FetchError(f"{u[:80]!r} is not a valid URL: {e}") from None
+
+_secret = ('authorization', 'cookie', 'proxy-authorization')
+
+def _get(cli, u, max_bytes, max_redirects, timeout, allow_private):
+    "`(bytes, content type, final url)` of `u`, following at most `max_redirects` redirects, all within `timeout` seconds"
     import httpx
+    end,home = time.monotonic()+timeout,_origin(u)
+    def left():
+        t = end-time.monotonic()
+        if t<=0: raise FetchError(f"GET {u} timed out: over {timeout:g} s in all (timeout=)")
+        return t
     for _ in range(max_redirects+1):
         _chk_scheme(u)
+        _chk_host(u, allow_private)
         try:
-            with cli.stream('GET', u, follow_redirects=False) as r:
+            req = cli.build_request('GET', u, timeout=httpx.Timeout(left()))
+            if _origin(u)!=home:
+                for k in _secret: req.headers.pop(k, None)
+            try: r = cli.send(req, stream=True, follow_redirects=False)
+            except httpx.InvalidURL as e:  # httpx parses a redirect's Location even when not following it
+                raise FetchError(f"Only http(s) URLs are fetched: {u} redirects to a URL that isn't one ({e})") from None
+            try:
                 if r.is_redirect:
-                    u = urljoin(u, r.headers['location'])
+                    loc = r.headers.get('location')
+                    if not loc: raise FetchError(f"GET {u}: HTTP {r.status_code} redirect without a Location")
+                    u = urljoin(u, loc.strip())
                     continue
                 if r.status_code>=400: raise FetchError(f"GET {u} failed: HTTP {r.status_code} {r.reason_phrase}")
-                n = int(r.headers.get('content-length') or 0)
+                try: n = int(r.headers.get('content-length') or 0)
+                except ValueError: n = 0
                 if n>max_bytes: raise FetchError(f"{u} is {n:,} bytes, over the {max_bytes:,} byte limit (max_bytes=)")
                 buf = bytearray()
                 for chunk in r.iter_bytes():
                     buf += chunk
                     if len(buf)>max_bytes: raise FetchError(f"{u} is over the {max_bytes:,} byte limit (max_bytes=)")
+                    left()
                 return bytes(buf), r.headers.get('content-type', '').split(';')[0].strip().lower(), u
-        except httpx.TimeoutException: raise FetchError(f"GET {u} timed out") from None
-        except httpx.HTTPError as e: raise FetchError(f"GET {u} failed: {e}") from None
+            finally: r.close()
+        except FetchError: raise
+        except httpx.TimeoutException: raise FetchError(f"GET {u} timed out: over {timeout:g} s in all (timeout=)") from None
+        except Exception as e: raise FetchError(f"GET {u[:200]} failed: {type(e).__name__}: {e}") from None
     raise FetchError(f"GET {u}: more than {max_redirects} redirects")
 
 # %% ../nbs/03_fetch.ipynb #45c8eafd
@@ -45,8 +96,10 @@ def fetch(
     u:str, # An http(s) URL
     client=None, # An `httpx.Client` to use (a new one, closed after, when `None`)
     max_bytes:int=50_000_000, # Refuse bodies larger than this
-    timeout:float=30, # Seconds, for a client msgkit makes
+    timeout:float=30, # Seconds for the whole fetch: every redirect hop and every byte
     max_redirects:int=5, # Redirects to follow
+    allow_private:bool=False, # Fetch from loopback, private and link-local addresses too
+    expect:str=None, # The kind the bytes must be ('image', 'document', 'audio', 'video'), as the URL's block claims
     **kw, # Extra part fields (`title`, `filename`, ...)
 )->Part:
     "Download `u` into a media part, its type sniffed from the bytes"
@@ -54,9 +107,11 @@ def fetch(
     _chk_scheme(u)
     import httpx
     cli = client or httpx.Client(timeout=timeout)
-    try: b,ct,final = _get(cli, u, max_bytes, max_redirects)
+    try: b,ct,final = _get(cli, u, max_bytes, max_redirects, timeout, allow_private)
     finally:
         if client is None: cli.close()
     mt = media_type(b) or text_type(b, ct)
     if not mt: raise FetchError(f"Can't tell the media type of the {len(b):,} bytes from {u} (the server says {ct or 'nothing'!r})")
-    return media(b, mt, **kw)
+    if expect and media_kind(mt)!=expect: raise FetchError(f"{u} claims to be {'an' if expect[0] in 'aeiou' else 'a'} {expect}, but it sent {mt}: refused")
+    try: return media(b, mt, **kw)
+    except (TypeError, ValueError) as e: raise FetchError(f"{u}: {e}") from None

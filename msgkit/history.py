@@ -86,7 +86,7 @@ def read_part(o, ad=None)->Part:
         if not src: raise ValueError(f"Unrecognised content block{f' for api={ad.name!r}' if ad else ''}: {str(o)[:100]}")
         p = _parse(src, o)
         return Part({**p, 'native':o0}) if 'native' in p and o0 is not o and src.owns(o0) else p  # `None`s a request needs stay
-    return to_part(o)
+    return to_part(o, max_bytes=ad.max_read() if ad is not None else None)
 
 # %% ../nbs/01a_history.ipynb #16b7fd22
 def _neutral_part(d)->Part:
@@ -289,7 +289,7 @@ def _fetched(p, fetch):
     "`p` downloaded, if it is a URL the API won't take and `fetch` (True, or an `httpx.Client`) allows it"
     if not fetch or 'url' not in p or p.type=='text': return p
     from msgkit.fetch import fetch as _fetch
-    return _fetch(p.url, client=None if fetch is True else fetch, **{k:v for k,v in p.items() if k not in ('type','mt','url','native')})
+    return _fetch(p.url, client=None if fetch is True else fetch, expect=p.type, **{k:v for k,v in p.items() if k not in ('type','mt','url','native')})
 
 def _chk_calls(p, role):
     "A tool call is the model's: refuse one in a user turn rather than drop it or send what the API rejects"

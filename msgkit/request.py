@@ -140,7 +140,8 @@ def mk_tools(
     "The `tools` of a request to `api`"
     ad = get_api(api)
     objs = objs if isinstance(objs, (list,tuple)) else [objs]
-    ts = [t for o in objs for t in read_tools(o)]
+    marks = [o for o in objs if isinstance(o, dict) and len(o)==1 and getattr(ad, 'marks', None) and ad.marks([o])]  # Bedrock's `cachePoint` among its tools
+    ts = [t for o in objs if not any(o is m for m in marks) for t in read_tools(o)]
     names = [t.name for t in ts]
     if len(set(names))!=len(names): raise ValueError(f"Tool names must be unique; these repeat: {sorted({n for n in names if names.count(n)>1})}")
-    return ad.tools([ad.tool(t, strict=strict) for t in ts])
+    return ad.tools([ad.tool(t, strict=strict) for t in ts]) + marks

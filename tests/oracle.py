@@ -573,7 +573,8 @@ def rules_cache(api, req):
         # the prefix is "tools, system, and messages (in that order)"
         sys_ = req.get('system') if isinstance(req.get('system'), list) else []
         blocks = list(req.get('tools') or []) + sys_ + [b for m in req['messages'] if isinstance(m['content'], list) for b in m['content']]
-        ccs = [b['cache_control'] for b in blocks if b.get('cache_control')]
+        ccs = [b['cache_control'] for b in blocks if b.get('cache_control')] + ([req['cache_control']] if req.get('cache_control') else [])
+        # automatic caching (a top-level cache_control) takes one of the 4 slots: "If 4 explicit block-level breakpoints already exist, the API returns a 400"
         assert len(ccs) <= 4, f"'A maximum of 4 blocks with cache_control may be provided. Found {len(ccs)}.'"
         _ttl_order([c.get('ttl') or '5m' for c in ccs], api)
         for b in blocks:  # "Thinking blocks cannot be cached directly"; "Empty text blocks cannot be cached"

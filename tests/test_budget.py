@@ -197,7 +197,7 @@ def test_trim_keep_first_system_and_media():
 
 def test_trim_errors():
     h = loop(2)
-    with pytest.raises(ValueError, match=r'the newest exchange needs about [\d,]+ tokens .* over max_tokens=50'): trim(h, 50, 'anthropic')
+    with pytest.raises(ValueError, match=r'the newest exchange\) needs about [\d,]+ tokens, over max_tokens=50'): trim(h, 50, 'anthropic')
     with pytest.raises(TypeError, match="trim's max_tokens is a positive int, not '1000'"): trim(h, '1000', 'anthropic')
     assert trim([], 100, 'openai') == []
     assert trim(h, 10**6, 'anthropic') == mk_msgs(h, 'anthropic')  # within budget: unchanged
@@ -226,9 +226,46 @@ def test_trim_every_budget(src, api):
         for b in [*range(total // 12, total, max(1, total // 40)), total]:
             try: out = trim(h, b, api)
             except ValueError as e:
-                assert 'the newest exchange needs about' in str(e) and last is None; continue
+                assert 'the newest exchange) needs about' in str(e) and last is None; continue
             assert est_tokens(out, api) <= b and out[-1] == full[-1]
             accept(api, mk_request(out, api, model=MODEL[api]))
             if last is not None: assert len(out) >= len(last)  # a larger budget never keeps less
             last = out
         assert last is not None and len(last) == len(full)
+
+# ---------------------------------------------------------------- review findings, each pinned
+def objstm_pdf(pages):
+    "A PDF 1.5 whose page objects sit in a compressed object stream (pdfTeX's default)"
+    import zlib
+    objs = b' '.join(b'<< /Type /Page /Parent 2 0 R >>' for _ in range(pages))
+    z = zlib.compress(objs)
+    head = b'3 0 obj << /Type /ObjStm /N ' + str(pages).encode() + b' /First 0 /Filter /FlateDecode /Length ' + str(len(z)).encode() + b' >>\nstream\n'
+    return b'%PDF-1.5\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n' + head + z + b'\nendstream endobj\n%%EOF'
+
+def test_compressed_pdf_pages():
+    assert pdf_pages(objstm_pdf(80)) == 80 and pdf_pages(b'%PDF-1.4 nothing visible') is None
+    assert media_cost(objstm_pdf(80), 'gemini') == 80 * 258
+
+def test_zero_or_negative_sides_are_unknown():
+    import struct
+    zero = b'\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR' + struct.pack('>II', 0, 0) + b'\x08\x02\x00\x00\x00' + b'\0' * 8
+    bmp = b'BM' + b'\0' * 16 + struct.pack('<ii', -500, 300) + b'\0' * 30
+    assert img_size(zero) is None and img_size(bmp) is None
+    for api in APIS: assert media_cost(zero, api) > 0 if api != 'gemini' else True
+
+def test_wire_bodies_and_server_tools():
+    def f(x: str) -> str:
+        "doc"
+    kw = dict(model='gemini-2.5-flash', system='You are terse. ' * 20, tools=[f])
+    assert est_tokens(mk_request(['hi'], 'gemini', wire=True, **kw), 'gemini') == est_tokens(mk_request(['hi'], 'gemini', **kw), 'gemini') > 50
+    assert est_tokens(mk_request([[img(64, 64), 'hi']], 'gemini', model='gemini-2.5-flash', wire=True), 'gemini') > 258
+    assert est_tokens(dict(model='gpt-5', input=['hi'], tools=[{'type': 'web_search'}]), 'openai') > est_tokens(dict(model='gpt-5', input=['hi']), 'openai')
+
+def test_unknown_image_on_patch_models_is_bounded():
+    assert 0 < media_cost('https://example.com/cat.png', 'openai', 'gpt-5.6') <= 36_000
+
+def test_trim_history_starting_with_the_model():
+    hh = [dict(role='assistant', content='Hi! How can I help?'), 'Tell me about Paris. ' * 30, 'Paris is nice. ' * 30, 'And Rome?']
+    for b in (40, 200, 500, 10_000):
+        out = trim(hh, b, 'anthropic')
+        accept('anthropic', mk_request(out, 'anthropic', model='m'))

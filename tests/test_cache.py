@@ -203,3 +203,46 @@ def test_openai_cache_options_accepted():
     accept('openai', req); rules_cache('openai', req)
     assert [m['output'][-1]['prompt_cache_breakpoint'] for m in req['input'] if m.get('type') == 'function_call_output'][-1] == {'mode': 'explicit'}
     with pytest.raises(AssertionError): accept('openai', {**req, 'prompt_cache_options': dict(ttl='5m')})
+
+# ---------------------------------------------------------------- review findings, each pinned
+def test_rolling_marks_the_last_of_parallel_results():
+    "OpenAI's parallel tool outputs are one item each: 'rolling' marks the last of each group, so the previous request's mark is re-marked"
+    call = lambda i: dict(type='function_call', call_id=f'call_{i}', name='get_weather', arguments='{"city": "Paris"}')
+    h, got = ['q0'], []
+    for s in range(3):
+        h += [call(f'{s}a'), call(f'{s}b'), dict(type='function_call_output', call_id=f'call_{s}a', output='x'),
+              dict(type='function_call_output', call_id=f'call_{s}b', output='y')]
+        r = mk_request(h, 'openai', model='gpt-5.6', cache='rolling', prompt_cache_options=dict(mode='explicit'))
+        accept('openai', r); rules_cache('openai', r)
+        got.append(marked('openai', r['input']))
+    assert got == [[0, 4], [4, 8], [8, 12]]
+
+def test_bedrock_prefill_stripped_with_a_cache_point():
+    r = mk_request(['Write a poem.', 'Here is the poem:  \n'], 'bedrock', model='anthropic.claude-sonnet-4-5', cache='last')
+    assert r['messages'][-1]['content'] == [{'text': 'Here is the poem:'}, {'cachePoint': {'type': 'default'}}]
+
+def test_top_level_cache_control_takes_a_slot():
+    "Anthropic's automatic caching (a top-level cache_control) counts against the 4: the strategy leaves the tools unmarked"
+    r = mk_request(['q1', 'a1', 'q2', 'a2', 'q3'], 'anthropic', model='m', system=SYSTEM, tools=[get_weather], cache='rolling', cache_control={'type': 'ephemeral'})
+    accept('anthropic', r); rules_cache('anthropic', r)
+    assert 'cache_control' not in r['tools'][-1] and r['system'][-1]['cache_control']
+    with pytest.raises(AssertionError, match='Found 5'): rules_cache('anthropic', {**r, 'tools': [{**r['tools'][0], 'cache_control': {'type': 'ephemeral'}}]})
+
+def test_msglm_truthy_cache():
+    assert mk_msgs(['a', 'b', 'c'], 'anthropic', cache=1) == mk_msgs(['a', 'b', 'c'], 'anthropic', cache=True)
+    assert mk_msgs(['a'], 'anthropic', cache=0) == mk_msgs(['a'], 'anthropic')
+
+def test_bedrock_cache_point_among_tools_kept():
+    r = mk_request(['hi'], 'bedrock', model=MODEL['bedrock'], tools=[get_weather, {'cachePoint': {'type': 'default'}}])
+    accept('bedrock', r); rules_cache('bedrock', r)
+    assert r['toolConfig']['tools'][-1] == {'cachePoint': {'type': 'default'}}
+
+def test_gemini_cache_then_a_user_question():
+    "The documented pattern: the cache holds a document (a user turn), the request asks about it (another user turn)"
+    U = lambda s: dict(role='user', content=s)
+    doc = 'A long contract. ' * 200
+    c = mk_cache([U(doc)], 'gemini', model='gemini-2.5-flash', ttl='1h')
+    check_cache_create(c)
+    r = mk_request([U(doc), U('Who are the parties?')], 'gemini', model='models/gemini-2.5-flash', cached=c, cached_content='cachedContents/x')
+    assert r['contents'] == [{'role': 'user', 'parts': [{'text': 'Who are the parties?'}]}]
+    check_gemini(r['contents'], **r['config'])

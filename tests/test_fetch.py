@@ -2,6 +2,8 @@
 import httpx, pytest
 from msgkit import sample, media_type
 from msgkit.fetch import fetch, FetchError
+import importlib
+FM = importlib.import_module('msgkit.fetch')  # the module (msgkit.fetch is the function)
 
 png, pdf = sample('gradient.png').read_bytes(), sample('report.pdf').read_bytes()
 
@@ -20,6 +22,7 @@ def site(req):
     if p=='/slow': raise httpx.ReadTimeout('slow', request=req)
     if p=='/down': raise httpx.ConnectError('refused', request=req)
     if p=='/500': return httpx.Response(500)
+    if p=='/meta': return httpx.Response(302, headers={'location':'http://169.254.169.254/latest/meta-data/'})
     return httpx.Response(404)
 
 @pytest.fixture
@@ -47,7 +50,7 @@ def test_http_errors_and_timeouts(cli):
     with pytest.raises(FetchError, match='HTTP 404 Not Found'): fetch('https://example.com/nope', client=cli)
     with pytest.raises(FetchError, match='HTTP 500'): fetch('https://example.com/500', client=cli)
     with pytest.raises(FetchError, match='timed out'): fetch('https://example.com/slow', client=cli)
-    with pytest.raises(FetchError, match='failed: refused'): fetch('https://example.com/down', client=cli)
+    with pytest.raises(FetchError, match='failed: ConnectError: refused'): fetch('https://example.com/down', client=cli)
     assert issubclass(FetchError, ValueError)
 
 def test_text_types_from_headers_only_when_utf8(cli):
@@ -58,3 +61,92 @@ def test_text_types_from_headers_only_when_utf8(cli):
 def test_client_left_open(cli):
     fetch('https://example.com/cat.png', client=cli)
     assert not cli.is_closed
+
+# ---------------------------------------------------------------- a fetch that leaks nothing, against local servers
+import ipaddress, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from msgkit import mk_msg
+
+class Handler(BaseHTTPRequestHandler):
+    seen = []
+    def log_message(self, *a): pass
+    def do_GET(self):
+        Handler.seen.append((self.server.server_port, self.path, dict(self.headers)))
+        p = self.path
+        if p.startswith('/to/'):  # /to/<port>/<path>: a redirect to another local origin
+            _, _, port, rest = p.split('/', 3)
+            self.send_response(302); self.send_header('Location', f'http://127.0.0.1:{port}/{rest}'); self.end_headers(); return
+        if p == '/same': self.send_response(302); self.send_header('Location', '/png'); self.end_headers(); return
+        if p == '/nolocation': self.send_response(302); self.end_headers(); return
+        if p == '/to-data': self.send_response(302); self.send_header('Location', 'data:text/plain,hi'); self.end_headers(); return
+        if p == '/to-js': self.send_response(302); self.send_header('Location', 'javascript:alert(1)'); self.end_headers(); return
+        if p == '/to-meta': self.send_response(302); self.send_header('Location', 'http://169.254.169.254/latest/meta-data/'); self.end_headers(); return
+        if p == '/to-localhost': self.send_response(302); self.send_header('Location', 'http://localhost:1/x'); self.end_headers(); return
+        if p == '/drip':
+            self.send_response(200); self.send_header('Content-Type', 'text/plain'); self.send_header('Content-Length', '32'); self.end_headers()
+            for _ in range(32):
+                try: self.wfile.write(b'x'); self.wfile.flush(); time.sleep(0.25)
+                except OSError: return
+            return
+        if p == '/json':
+            b = b'{"instance-id": "i-0123", "iam": "secret"}'
+            self.send_response(200); self.send_header('Content-Type', 'application/json'); self.send_header('Content-Length', str(len(b))); self.end_headers(); self.wfile.write(b); return
+        self.send_response(200); self.send_header('Content-Length', str(len(png))); self.end_headers(); self.wfile.write(png)
+
+@pytest.fixture(scope='module')
+def servers():
+    ss = [ThreadingHTTPServer(('127.0.0.1', 0), Handler) for _ in range(2)]
+    for s in ss: threading.Thread(target=s.serve_forever, daemon=True).start()
+    yield [f'http://127.0.0.1:{s.server_port}' for s in ss]
+    for s in ss: s.shutdown()
+
+def test_private_refused_by_default(servers):
+    a, _ = servers
+    for u in (f'{a}/png', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/x', 'http://[::ffff:169.254.169.254]/x', 'http://10.0.0.1/x',
+              'http://100.64.0.1/x', 'http://0.0.0.0/x', 'http://224.0.0.1/x'):
+        with pytest.raises(FetchError, match='private, loopback or link-local address.*allow_private=True'): fetch(u)
+    assert fetch(f'{a}/png', allow_private=True).data == png
+
+def test_names_that_resolve_private(servers, monkeypatch):
+    import socket
+    monkeypatch.setattr(FM, '_lookup', lambda host: [ipaddress.ip_address(o[4][0]) for o in socket.getaddrinfo(host, None)])
+    with pytest.raises(FetchError, match=r'localhost.* is on a private, loopback'): fetch('http://localhost:1/x')
+
+def test_every_hop_checked(servers, cli):
+    a, _ = servers
+    with pytest.raises(FetchError, match='169.254.169.254'): fetch('https://example.com/meta', client=cli)  # public name, then metadata
+    # allowed to a local server, still not past its redirect to another scheme or a missing Location
+    with pytest.raises(FetchError, match=r'Only http\(s\) URLs are fetched'): fetch(f'{a}/to-data', allow_private=True)
+    with pytest.raises(FetchError, match=r'Only http\(s\) URLs are fetched'): fetch(f'{a}/to-js', allow_private=True)
+    with pytest.raises(FetchError, match='redirect without a Location'): fetch(f'{a}/nolocation', allow_private=True)
+
+def test_credentials_stay_home(servers):
+    a, b = servers
+    bport = b.rsplit(':', 1)[1]
+    Handler.seen.clear()
+    with httpx.Client(headers={'Authorization': 'Bearer s3cret', 'Cookie': 'session=1'}) as c:
+        assert fetch(f'{a}/to/{bport}/png', client=c, allow_private=True).data == png
+        assert fetch(f'{a}/same', client=c, allow_private=True).data == png
+    first, other, home1, home2 = Handler.seen
+    assert first[2].get('Authorization') == 'Bearer s3cret'  # the origin it was meant for
+    assert other[0] == int(bport) and 'Authorization' not in other[2] and 'Cookie' not in other[2]  # another origin: none
+    assert home2[2].get('Authorization') == 'Bearer s3cret'  # a redirect within the origin keeps them
+
+def test_timeout_bounds_the_whole_fetch(servers):
+    a, _ = servers
+    t = time.monotonic()
+    with pytest.raises(FetchError, match=r'timed out: over 1 s in all'): fetch(f'{a}/drip', timeout=1, allow_private=True)
+    assert time.monotonic() - t < 2.5  # a byte each 0.25 s for 8 s: cut at the deadline, not 8 s
+
+def test_bad_urls_are_fetch_errors():
+    for u in ('http://exa mple.com/x', 'http://example.com/\x00', 'http://[::1/x', 'https:///x', 5, None):
+        with pytest.raises(FetchError): fetch(u)
+
+def test_url_block_gets_what_it_claims(servers, monkeypatch):
+    "An Anthropic image URL block rendered for Bedrock with fetch=True: the JSON a server sends is refused, not sent as a document"
+    a, _ = servers
+    blk = dict(type='image', source=dict(type='url', url=f'{a}/json'))
+    with pytest.raises(FetchError, match='private, loopback'): mk_msg([blk, 'What is this?'], api='bedrock', fetch=True)
+    with httpx.Client() as c:
+        monkeypatch.setattr(FM, '_chk_host', lambda u, allow: None)  # as if the server were public
+        with pytest.raises(FetchError, match=r"claims to be an image, but it sent application/json"): mk_msg([blk, 'What is this?'], api='bedrock', fetch=c)

@@ -101,8 +101,9 @@ def system_prompt(self:AnthropicAdapter, groups):
 def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
             stop=None, schema=None, reasoning=None, **kw):
     from msgkit.request import json_schema, no_opt, chk_choice, chk_effort
-    if isinstance(system, list) or tools:  # breakpoints on the tools and in the system count too, in the prefix's order
-        self.before_send([dict(role='user', content=list(tools or []) + (system if isinstance(system, list) else []))] + list(msgs))
+    top = [dict(cache_control=kw['cache_control'])] if isinstance(kw.get('cache_control'), dict) else []  # automatic caching's mark takes a slot too
+    if isinstance(system, list) or tools or top:  # breakpoints on the tools and in the system count too, in the prefix's order
+        self.before_send([dict(role='user', content=list(tools or []) + (system if isinstance(system, list) else []))] + list(msgs) + [dict(role='user', content=top)])
     r = dict(**({'model':model} if model else {}), max_tokens=1024 if max_tokens is None else max_tokens, messages=msgs, **({'system':system} if system else {}))
     for k,v in dict(temperature=temperature, top_p=top_p).items():
         if v is not None: raise no_opt(self.name, k, "the Messages API sets its sampling itself")
@@ -270,8 +271,8 @@ def before_send(self:AnthropicAdapter, msgs):
     "No trailing whitespace in a final assistant turn (a prefill); 'A maximum of 4 blocks with cache_control': a clear error first"
     if msgs and msgs[-1].get('role')=='assistant': msgs = msgs[:-1] + [_rstrip(msgs[-1])]
     cc = [b['cache_control'] for m in msgs if isinstance(m.get('content'), list) for b in m['content'] if isinstance(b, dict) and b.get('cache_control')]
-    if len(cc)>4: raise ValueError(f"api='anthropic' takes at most 4 cache breakpoints; this history has {len(cc)}: "
-                                   "pass cache_last_ckpt_only=True to keep only the last one")
+    if len(cc)>4: raise ValueError(f"api='anthropic' takes at most 4 cache breakpoints; this request has {len(cc)} (marks on its tools, system "
+                                   "prompt and a top-level cache_control count too): pass cache_last_ckpt_only=True to keep only the history's last one")
     chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cc])
     return msgs
 

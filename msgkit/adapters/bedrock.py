@@ -256,8 +256,10 @@ def _unblank(m):
 def _rstrip(msgs):
     "A final assistant turn (a prefill) without trailing whitespace"
     c = msgs[-1].get('content') if msgs and msgs[-1].get('role')=='assistant' else None
-    if not c or not isinstance(c[-1].get('text'), str) or c[-1]['text']==c[-1]['text'].rstrip(): return msgs
-    return msgs[:-1] + [{**msgs[-1], 'content':c[:-1] + [{'text':c[-1]['text'].rstrip()}]}]
+    i = len(c or [])-1
+    while i>=0 and 'cachePoint' in c[i]: i -= 1  # the text before a cache point is the prefill's end
+    if i<0 or not isinstance(c[i].get('text'), str) or c[i]['text']==c[i]['text'].rstrip(): return msgs
+    return msgs[:-1] + [{**msgs[-1], 'content':c[:i] + [{'text':c[i]['text'].rstrip()}] + c[i+1:]}]
 
 @patch
 def before_send(self:BedrockAdapter, msgs):
@@ -291,8 +293,9 @@ def tidy(self:BedrockAdapter, msgs):
 @patch
 def items(self:BedrockAdapter, x):
     "History items from a Converse response dict, else `None`"
-    if not isinstance(x, dict) or not isinstance(x.get('output'), dict) or 'message' not in x['output']: return None
-    m = copy.deepcopy(x['output']['message'])
+    if not isinstance(x, dict) or not isinstance(x.get('output'), dict) or not ('message' in x['output'] or 'stopReason' in x): return None
+    m = copy.deepcopy(x['output'].get('message'))
+    if not isinstance(m, dict): return []  # a response with no message (its usage and stop reason still read)
     m['content'] = [o for o in m.get('content') or [] if not ('text' in o and not o['text'].strip())]
     return [m] if m['content'] else []
 

@@ -98,7 +98,10 @@ def reads(self:GeminiAdapter, d):
     "Its parts, and a bare `FunctionCall` (as `response.function_calls` gives), which it renders as a part"
     return self.owns(d) or ('type' not in d and {'name','args'} <= set(d) <= {'id','name','args','partial_args','will_continue'})
 
-def _b(x): return x if isinstance(x, bytes) else base64.b64decode(x)
+def _b(x):
+    "Bytes, from bytes or base64 text in either alphabet (google-genai's REST bodies use the URL-safe one)"
+    if isinstance(x, bytes): return x
+    return base64.urlsafe_b64decode(x + '='*(-len(x)%4)) if '-' in x or '_' in x else base64.b64decode(x)
 
 def _g(d, k):
     "Field `k` of Gemini dict `d`, spelled in snake or camel case"
@@ -186,10 +189,16 @@ def uncached(self:GeminiAdapter, cached, msgs, model, system, tools, tool_choice
     else:
         cc = cached.get('config') if isinstance(cached, dict) else None
         if not isinstance(cc, dict) or not isinstance(cc.get('contents'), list): raise TypeError(f"cached= takes what mk_cache returned (api='gemini'), not {str(cached)[:60]}")
-        n = len(cc['contents'])
-        if [dict(o) for o in msgs[:n]]!=[dict(o) for o in cc['contents']]:
+        n,cs = len(cc['contents']),[dict(o) for o in cc['contents']]
+        ms = [dict(o) for o in msgs]
+        if n and ms[:n-1]==cs[:n-1] and len(ms)>=n and ms[n-1]!=cs[n-1] and ms[n-1].get('role')==cs[n-1].get('role') \
+           and ms[n-1]['parts'][:len(cs[n-1]['parts'])]==cs[n-1]['parts']:  # the turn after the cache has the cache's last role: merged when rendered
+            msgs = msgs[:n] + [dict(role=ms[n-1]['role'], parts=ms[n-1]['parts'][len(cs[n-1]['parts']):])] + msgs[n:]
+            msgs[n-1] = cc['contents'][-1]
+        if [dict(o) for o in msgs[:n]]!=cs:
             raise ValueError(f"api='gemini': this history doesn't start with the {n} turns of the cache (cached=): build the cache from msgs[:{n}]")
-        if model and cached.get('model') and model!=cached['model']:
+        norm = lambda m: m.removeprefix('models/') if isinstance(m, str) else m
+        if model and cached.get('model') and norm(model)!=norm(cached['model']):
             raise ValueError(f"api='gemini': the cache is for model {cached['model']!r}, not {model!r}")
         model = model or cached.get('model')
     for k,v in dict(system_instruction=system, tools=tools, tool_config=tool_choice).items():
@@ -382,7 +391,9 @@ def gemini_image_tokens(size, model=None)->int:
     if _g3(model): return 1120
     if size is None: return 258*16
     w,h = size
-    return 258 if max(w, h)<=384 else 258*math.ceil(w/768)*math.ceil(h/768)
+    if max(w, h)<=384: return 258
+    s = min(1, 3072/max(w, h))  # larger images are scaled to fit 3072 x 3072 (the older guide; the newer gives no size)
+    return 258*math.ceil(w*s/768)*math.ceil(h*s/768)
 
 @patch
 def est_image(self:GeminiAdapter, size, model=None, detail=None): return gemini_image_tokens(size, model)
@@ -397,8 +408,11 @@ def unrequest(self:GeminiAdapter, r):
     if not isinstance(r.get('contents'), list): return None
     cfg = r.get('config') or {}
     if hasattr(cfg, 'model_dump'): cfg = cfg.model_dump(exclude_none=True)
-    fds = [f for t in cfg.get('tools') or [] if isinstance(t, dict) for f in t.get('function_declarations') or []]
-    return dict(msgs=r['contents'], system=cfg.get('system_instruction'), tools=fds, model=r.get('model'), tool_choice=None)
+    cfg = {**{k:v for k,v in r.items() if k in ('systemInstruction','tools','toolConfig')}, **cfg}  # a REST body has them at the top
+    fds = [f for t in _g(cfg, 'tools') or [] if isinstance(t, dict) for f in _g(t, 'function_declarations') or []]
+    s = _g(cfg, 'system_instruction')
+    if isinstance(s, dict): s = s.get('parts')  # a Content
+    return dict(msgs=r['contents'], system=s, tools=fds, model=r.get('model'), tool_choice=None)
 
 # %% ../../nbs/13_gemini.ipynb #5cddd0a8
 @patch

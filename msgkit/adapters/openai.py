@@ -375,11 +375,12 @@ def patch_count(w, h, max_px=2048, budget=1536)->int:
 
 def openai_image_tokens(size, model=None, detail=None)->int:
     "Tokens of an image of `size` (`None`: unknown, counted at the largest) on `model` at `detail`"
-    w,h = size or (65535, 65535)
+    w,h = size or (2048, 2048)  # unknown: the largest `high` takes
     if (pm := _by_prefix(_patches, model)):
         mult,lim,auto = pm
-        d = auto if detail in (None, 'auto') else detail
+        d = 'high' if size is None else auto if detail in (None, 'auto') else detail
         mx,budget = lim.get(d) or lim['high']
+        budget = min(budget or 30_000, 30_000)  # "exceeding the limit of 30000" patches is refused
         return math.ceil(patch_count(w, h, mx, budget)*mult)
     base,tile = _by_prefix(_tiles, model) or _tiles['gpt-4o']
     return tile_tokens(w, h, base, tile, 'low' if detail=='low' else 'high')

@@ -242,9 +242,11 @@ def parse_item(self:OpenAIChatAdapter, d):
 def items(self:OpenAIChatAdapter, x):
     "History items from an OpenAI SDK `ChatCompletion` (or its `model_dump()`), else `None`"
     if isinstance(x, dict):
-        if x.get('object')!='chat.completion' or not x.get('choices'): return None
+        if x.get('object')!='chat.completion' or not isinstance(x.get('choices'), list): return None
     elif type(x).__module__.split('.')[0]!='openai' or not hasattr(x, 'choices'): return None
-    m = dump(x)['choices'][0]['message']
+    chs = dump(x).get('choices') or []
+    m = chs[0].get('message') if chs and isinstance(chs[0], dict) else None
+    if not isinstance(m, dict): return []  # "choices": [] (compatible servers send it, with usage only): a response with no message
     # compatible servers' reasoning fields stay, for the compat reader: `reasoning_content` (DeepSeek, vLLM), `reasoning_details` (OpenRouter)
     res = {k:v for k,v in m.items() if k in ('role','content','tool_calls','refusal','name','reasoning_content','reasoning','reasoning_details','thinking_blocks')}
     if m.get('audio'): res['audio'] = dict(id=m['audio']['id'])

@@ -1,0 +1,141 @@
+"""Issue #10's examples, each a regression test: responses without a message, malformed fields and events, odd scalars,
+deep nesting, PIL modes, bounded reads of paths and data URIs, and ids that are the same in every process."""
+import base64, importlib, os, subprocess, sys, threading, time, warnings
+from pathlib import Path
+import pytest
+from msgkit import *
+from msgkit import mk_cache, est_tokens, trim
+from fuzzgen import png, TEMPLATES
+
+sniff = importlib.import_module('msgkit.sniff')
+APIS = ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock']
+PNG = png(4, 3)
+
+def quiet(f, *a, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return f(*a, **kw)
+
+# ---------------------------------------------------------------- responses with no message
+EMPTY = dict(
+    chat={'id': 'c1', 'object': 'chat.completion', 'created': 1, 'model': 'gpt', 'choices': [],
+          'usage': {'prompt_tokens': 3, 'completion_tokens': 0, 'total_tokens': 3}},
+    gemini={'candidates': [], 'usage_metadata': {'prompt_token_count': 3}},
+    bedrock={'output': {}, 'stopReason': 'end_turn', 'usage': {'inputTokens': 3, 'outputTokens': 0}})
+
+@pytest.mark.parametrize('kind', list(EMPTY))
+def test_response_without_a_message(kind):
+    "'A ChatCompletion with choices=[] (OpenAI-compatible servers send them)': read as a response with no message"
+    from openai.types.chat import ChatCompletion
+    xs = [EMPTY[kind]] + ([ChatCompletion.model_validate(EMPTY['chat'])] if kind == 'chat' else [])
+    for x in xs:
+        for api in APIS: assert quiet(mk_msg, x, api=api) == []
+        assert tool_calls(x) == [] and msg_text(x) == ''
+        assert usage(x)['input'] == 3
+        assert finish_reason(x) in (None, 'stop')
+        assert quiet(mk_msgs, ['hi', x, 'again?'], 'anthropic') == [{'role': 'user', 'content': [{'type': 'text', 'text': 'hi'}, {'type': 'text', 'text': 'again?'}]}]
+
+# ---------------------------------------------------------------- malformed fields: clear errors that name what and where
+BAD = [
+    ('mk_msg', lambda: mk_msg({'id': 'msg_1', 'type': 'message', 'role': 'assistant', 'model': 'c', 'content': 5, 'stop_reason': 'end_turn', 'usage': {}}, api='anthropic')),
+    ('mk_msg', lambda: mk_msg({'role': 'user', 'parts': [{'inline_data': 'abc'}]}, api='anthropic')),
+    ('stream_msg', lambda: stream_msg([{'type': 'content_block_delta', 'index': 'x', 'delta': 5}], api='anthropic')),
+    ('stream_msg', lambda: stream_msg([{'type': 'message_start', 'message': 7}], api='anthropic')),
+    ('media', lambda: media(PNG, mt=5)),
+    ('provider_file', lambda: provider_file(5, 'image/png')),
+    ('provider_file', lambda: provider_file('file-abc', 5)),
+    ('mk_toolres', lambda: mk_toolres(dict(id=5, name=[], args='x'), 'r', api='gemini')),
+    ('usage', lambda: usage({'id': 'resp', 'object': 'response', 'output': 'x', 'usage': 7})),
+    ('mk_msgs', lambda: mk_msgs([{'role': 'user', 'content': [{'type': 'image', 'source': {'type': 'base64', 'media_type': 7, 'data': None}}]}], 'openai')),
+]
+
+@pytest.mark.parametrize('i', range(len(BAD)))
+def test_malformed_input_gets_a_clear_error(i):
+    name, f = BAD[i]
+    with pytest.raises((TypeError, ValueError)) as e: quiet(f)
+    assert type(e.value).__name__ in ('TypeError', 'ValueError') or isinstance(e.value, (TypeError, ValueError))
+    assert not isinstance(e.value, (KeyError, IndexError, AttributeError))
+    s = str(e.value)
+    assert len(s) > 20 and (name in s or 'api=' in s or 'takes' in s or "Can't" in s or 'not' in s or 'Malformed' in s), s
+
+def test_guard_message_names_function_argument_api_and_what_works():
+    with pytest.raises(ValueError) as e: quiet(mk_msg, {'role': 'user', 'parts': [{'inline_data': 'abc'}]}, api='anthropic')
+    s = str(e.value)
+    assert "api='anthropic'" in s and 'inline_data' in s or 'gemini' in s, s
+    with pytest.raises(ValueError) as e: provider_file(5, 'image/png')
+    s = str(e.value)
+    assert s.startswith('provider_file(ref=..., api=None)') and "It takes a provider's file id or URI and a media type string" in s
+    assert isinstance(e.value.__cause__, AttributeError)  # the original, chained for a bug report
+
+def test_bedrock_document_without_name():
+    m = mk_msg({'role': 'user', 'content': [{'document': {'format': 'pdf', 'source': {'bytes': b'%PDF-1.4\n'}}}, {'text': 'Summarise'}]}, api='bedrock')
+    assert m['content'][0]['document']['name'].startswith('document')
+
+def test_deep_nesting():
+    x = 'hi'
+    for _ in range(331): x = [x]
+    for f in (lambda: mk_msg(x), lambda: mk_msgs([x]), lambda: jsonable(x), lambda: read_history([x]), lambda: est_tokens([x], 'openai')):
+        with pytest.raises(ValueError, match='nested more than 100 levels deep'): f()
+    args = 1
+    for _ in range(60): args = {'a': args}  # tool arguments 60 deep: within the limit
+    m = mk_msg({'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 'toolu_1', 'name': 'f', 'input': args}]}, api='bedrock')
+    assert m['content'][0]['toolUse']['input'] == args
+
+@pytest.mark.parametrize('mode', ['F', 'I', 'I;16', 'CMYK', 'LA', 'P', '1', 'RGBA', 'HSV', 'YCbCr', 'LAB'])
+def test_pil_modes(mode):
+    "PIL images in modes PNG or JPEG can't store: made RGB(A) first, never an OSError"
+    from PIL import Image
+    for fmt in ('PNG', 'JPEG', None):
+        im = Image.new(mode, (4, 4)); im.format = fmt
+        m = mk_msg([im, 'What is it?'], api='anthropic')
+        assert m['content'][0]['source']['media_type'] in ('image/png', 'image/jpeg')
+
+# ---------------------------------------------------------------- bounded reads
+def test_fifo_and_devices_are_not_read(tmp_path):
+    fifo = tmp_path / 'pipe'
+    os.mkfifo(fifo)
+    res = {}
+    t = threading.Thread(target=lambda: res.setdefault('e', pytest.raises(ValueError, mk_msg, fifo)), daemon=True)
+    t.start(); t.join(3)
+    assert not t.is_alive(), 'a FIFO blocked the read'
+    assert 'not a regular file' in str(res['e'].value)
+    for p in (Path('/dev/zero'), Path('/dev/null'), tmp_path):
+        with pytest.raises(ValueError, match='not a regular file'): mk_msg(p)
+    link = tmp_path / 'zero.png'; link.symlink_to('/dev/zero')
+    with pytest.raises(ValueError, match='not a regular file'): mk_msg(link)
+    with pytest.raises(ValueError, match="Can't read"): mk_msg(tmp_path / 'missing.png')
+
+def test_big_file_refused_before_it_is_read(tmp_path, monkeypatch):
+    big = tmp_path / 'big.pdf'
+    with open(big, 'wb') as f: f.write(b'%PDF-1.4\n'); f.truncate(2 * 1024**3)  # 2 GiB, sparse
+    reads = []
+    real = Path.open
+    monkeypatch.setattr('builtins.open', lambda *a, **k: reads.append(a) or real(Path(a[0]), *a[1:], **k))
+    t = time.monotonic()
+    with pytest.raises(ValueError, match=r'big.pdf.* is 2,147,483,648 bytes, over the [\d,]+ byte limit'): mk_msg(big, api='anthropic')
+    assert time.monotonic() - t < 1 and not reads
+    with pytest.raises(ValueError, match='over the 25,165,824 byte limit'): mk_msgs([[big]], api='anthropic')  # the API's own limit: 32 MB of base64
+
+def test_data_uri_parsed_once_and_checked_before_decoding(monkeypatch):
+    calls = []
+    real = base64.b64decode
+    monkeypatch.setattr(sniff.base64, 'b64decode', lambda *a, **k: calls.append(len(a[0])) or real(*a, **k))
+    uri = 'data:image/png;base64,' + base64.b64encode(PNG).decode()
+    m = mk_msg([uri, 'What is it?'], api='gemini')
+    assert m['parts'][0]['inline_data']['data'] == PNG and len(calls) == 1  # decoded once
+    huge = 'data:image/png;base64,' + 'A' * (40 * 1024 * 1024)
+    calls.clear()
+    t = time.monotonic()
+    with pytest.raises(ValueError, match=r'This data URI holds about [\d,]+ bytes, over the 25,165,824 byte limit'): mk_msg([huge], api='anthropic')
+    assert not calls and time.monotonic() - t < 1  # refused before decoding
+    assert sniff.is_data_uri('data:text/plain,hello') and not sniff.is_data_uri('data:text/plain,hello world')  # prose stays prose
+
+# ---------------------------------------------------------------- determinism
+def test_made_ids_same_in_every_process():
+    code = ("import warnings; warnings.simplefilter('ignore'); from msgkit import mk_msgs\n"
+            "class Opt:\n def __init__(self): self.k = {'b', 'a', 'c'}\n"
+            "h = ['Hi', {'role': 'model', 'parts': [{'function_call': {'name': 'f', 'args': {'s': {'x', 'y', 'z', 'w'}, 'o': Opt(), 'f': frozenset({3, 1})}}}]}]\n"
+            "print(mk_msgs(h, 'anthropic')[1]['content'][0]['id'])")
+    ids = {subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env={**os.environ, 'PYTHONHASHSEED': str(s)}, check=True).stdout
+           for s in (1, 2, 3, 99)}
+    assert len(ids) == 1 and next(iter(ids)).startswith('msgkit_'), ids
