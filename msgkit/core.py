@@ -11,7 +11,7 @@ __all__ = ['mk_msg_openai', 'mk_msgs_openai', 'mk_msg_anthropic', 'mk_msgs_anthr
 import copy
 from pathlib import Path
 from functools import partial
-from fastcore.utils import *
+from fastcore.basics import *
 from .sniff import *
 from .parts import *
 from .history import *
@@ -31,7 +31,7 @@ def _finish(res, ad, cache, ttl, uncache=False, history=True):
     for o in res: ad.chk_role(o)
     res = place_cache(res, ad, cache_plan(cache), ttl, own=not (cache is True or type(cache) is int))  # msglm's `cache=True` (or 1) places its mark as msglm does
     if history: res = ad.before_send(res)
-    return [dict2obj(o, list_func=list) for o in res]
+    return [obj(o) for o in res]
 
 # %% ../nbs/02_core.ipynb #11899ed2
 @reports
@@ -114,11 +114,11 @@ def mk_doc(
 ):
     "A document block for `api`"
     p = doc_part(content, title=title, context=context, citations=citations)
-    return p if api is None else dict2obj(get_api(api).part(p), list_func=list)
+    return p if api is None else obj(get_api(api).part(p))
 
 def mk_ant_doc(content, title=None, context=None, citation=True, **kws):
     "Create an Anthropic document (msglm's name)"
-    return dict2obj({**mk_doc(content, 'anthropic', title=title, context=context, citations=citation), **kws}, list_func=list)
+    return obj({**mk_doc(content, 'anthropic', title=title, context=context, citations=citation), **kws})
 
 # %% ../nbs/02_core.ipynb #eb1ac989
 def _lift(ts, system, ad):

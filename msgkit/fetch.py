@@ -6,7 +6,7 @@
 __all__ = ['FetchError', 'fetch']
 
 # %% ../nbs/03_fetch.ipynb #d50982c8
-from fastcore.utils import *
+from fastcore.basics import *
 from .sniff import *
 from .parts import *
 

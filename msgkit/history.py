@@ -190,7 +190,8 @@ def read_history(
         # each item takes a turn; one that brought its own role (a response, tool results) decides who is next
         role = 'assistant' if (ts[-1]['role'] if ts else role)=='user' else 'user'
         out += ts
-    return out
+    from msgkit.display import History  # shows as a conversation in Jupyter; still a plain list
+    return History(out)
 
 # %% ../nbs/01a_history.ipynb #debc5bdd
 def _where_of(t, j=None): return ('content' if t.get('at') is None else f"msgs[{t.at}]") + ('' if j is None else f" part {j}")

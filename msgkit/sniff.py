@@ -10,7 +10,7 @@ __all__ = ['text_mts', 'office_mts', 'MAX_READ', 'media_type', 'is_text_mt', 'me
 import base64, binascii, re
 from pathlib import Path
 from urllib.parse import urlparse, unquote, unquote_to_bytes
-from fastcore.utils import *
+from fastcore.basics import *
 
 # %% ../nbs/00_sniff.ipynb #203c419f
 _mt_fix = {'audio/x-wav':'audio/wav', 'audio/x-flac':'audio/flac', 'audio/x-aiff':'audio/aiff', 'audio/m4a':'audio/mp4',

@@ -7,7 +7,7 @@ __all__ = ['ev_dict', 'Appender', 'json_obj', 'stream_response', 'stream_msg']
 
 # %% ../nbs/06_stream.ipynb #215964c6
 import json
-from fastcore.utils import *
+from fastcore.basics import *
 from .parts import *
 from .core import *
 from .core import _adapters

@@ -6,7 +6,7 @@
 __all__ = ['examples', 'kind_cell', 'kind_table']
 
 # %% ../nbs/30_table.ipynb #df402cf1
-from fastcore.utils import *
+from fastcore.basics import *
 from .sniff import *
 from .parts import *
 from .core import *

@@ -8,7 +8,7 @@ __all__ = ['read_parts', 'tool_calls', 'mk_toolres', 'msg_text', 'usage', 'finis
 # %% ../nbs/04_tools.ipynb #a79e8c9d
 import json
 from pathlib import Path
-from fastcore.utils import *
+from fastcore.basics import *
 from .sniff import *
 from .parts import *
 from .history import *
@@ -76,7 +76,7 @@ def mk_toolres(
         c = cs[0]
         cid = c['id'] or (next_call_id(seen, c['name'], c['args']) if get_api(api).needs_ids else None)
         ps.append(tool_result_part(cid, _res_parts(r), name=c['name'], is_error=is_error))
-    return [dict2obj(o, list_func=list) for o in _content(ps, get_api(api), 'user', {})]
+    return [obj(o) for o in _content(ps, get_api(api), 'user', {})]
 
 # %% ../nbs/04_tools.ipynb #8d704b0f
 def msg_text(x)->str:

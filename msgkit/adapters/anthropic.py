@@ -7,7 +7,7 @@ __all__ = ['AnthropicAdapter', 'claude_size', 'claude_image_tokens', 'claude_too
 
 # %% ../../nbs/11_anthropic.ipynb #09202a92
 import base64, copy, math
-from fastcore.utils import *
+from fastcore.basics import *
 from ..sniff import *
 from ..parts import *
 from ..history import lose

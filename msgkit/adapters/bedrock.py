@@ -7,7 +7,7 @@ __all__ = ['doc_name', 'BedrockAdapter', 'nova_image_tokens']
 
 # %% ../../nbs/14_bedrock.ipynb #28c53231
 import base64, copy, hashlib, json, math, re
-from fastcore.utils import *
+from fastcore.basics import *
 from ..sniff import *
 from ..parts import *
 from ..history import lose

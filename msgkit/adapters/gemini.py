@@ -7,7 +7,7 @@ __all__ = ['GeminiAdapter', 'gemini_ttl', 'gemini_schema', 'rest_json', 'gemini_
 
 # %% ../../nbs/13_gemini.ipynb #6e4d87cb
 import base64, copy, json, math, re
-from fastcore.utils import *
+from fastcore.basics import *
 from ..sniff import *
 from ..parts import *
 from ..history import lose

@@ -7,7 +7,7 @@ __all__ = ['OpenAIAdapter', 'strict_schema', 'tile_tokens', 'patch_count', 'open
 
 # %% ../../nbs/10_openai.ipynb #f16f4bf6
 import base64, copy, json, math
-from fastcore.utils import *
+from fastcore.basics import *
 from ..sniff import *
 from ..parts import *
 from ..history import lose, tool_args

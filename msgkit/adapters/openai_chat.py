@@ -7,7 +7,7 @@ __all__ = ['OpenAIChatAdapter']
 
 # %% ../../nbs/12_openai_chat.ipynb #1dd58f11
 import base64, copy, json, math
-from fastcore.utils import *
+from fastcore.basics import *
 from ..sniff import *
 from ..parts import *
 from ..history import lose, tool_args
