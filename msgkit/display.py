@@ -71,7 +71,10 @@ def elide(
     return x
 
 # %% ../nbs/16_display.ipynb #1f3ae41a
-def _pfmt(x, maxlen=2000, width=120)->str: return pprint.pformat(elide(x, maxlen), width=width, sort_dicts=False)
+def _pfmt(x, maxlen=2000, width=120, limit=50_000)->str:
+    "The elided repr of `x`, at most `limit` characters"
+    s = pprint.pformat(elide(x, maxlen), width=width, sort_dicts=False)
+    return s if len(s)<=limit else s[:limit] + f"\n… ({len(s)-limit:,} more characters)"
 
 def show_repr(
     x, # A message, a history, or any structure
@@ -87,7 +90,8 @@ _CODE = 'background:rgba(128,128,128,.15);padding:0 3px;border-radius:3px;font-s
 _esc = html.escape
 
 def _inline(s:str)->str:
-    "HTML for the inline Markdown of raw text `s`: code spans, links, bold, italic; all else escaped"
+    "HTML for the inline Markdown of raw text `s`: code spans, links, bold, italic; all else escaped (a line over 4,000 characters only escaped: the patterns would take quadratic time)"
+    if len(s)>4000: return _esc(s)
     codes = []
     def _code(m): codes.append(f'<code style="{_CODE}">{_esc(m[2].strip() or m[2])}</code>'); return f"\x00{len(codes)-1}\x00"
     s = re.sub(r'(`+)(.+?)\1', _code, s.replace('\x00', ''))
@@ -105,8 +109,9 @@ _row_re = re.compile(r'\s*\|.*\|\s*')
 
 def _cells(l): return [o.strip() for o in l.strip().strip('|').split('|')]
 
-def md2html(s:str)->str:
+def md2html(s:str, depth:int=0)->str:
     "HTML for Markdown text `s`, a safe subset (see above): every character of `s` escaped, links only to http(s) or mailto"
+    if depth>6: return f'<pre style="{_PRE}">{_esc(s)}</pre>'  # quotes nested deeper: as text
     out,para,ls = [],[],s.replace('\r\n', '\n').split('\n')
     def end():
         if para: out.append('<p style="margin:4px 0">' + '\n'.join(map(_inline, para)) + '</p>'); para.clear()
@@ -124,7 +129,7 @@ def md2html(s:str)->str:
             end(); j = i
             while j<len(ls) and ls[j].lstrip().startswith('>'): j += 1
             q = '\n'.join(re.sub(r'^\s*> ?', '', o) for o in ls[i:j])
-            out.append(f'<blockquote style="margin:4px 0;padding-left:8px;border-left:3px solid rgba(128,128,128,.5)">{md2html(q)}</blockquote>')
+            out.append(f'<blockquote style="margin:4px 0;padding-left:8px;border-left:3px solid rgba(128,128,128,.5)">{md2html(q, depth+1)}</blockquote>')
             i = j; continue
         if _row_re.fullmatch(l) and i+1<len(ls) and re.fullmatch(r'\s*\|?[\s:|-]*-[\s:|-]*\|?\s*', ls[i+1]):
             end(); j = i+2
@@ -340,7 +345,8 @@ def view_html(
     api:str=None, # The API to prefer where a block could be several APIs'
 )->str:
     "HTML (inline styles, no script) showing `x` as a conversation: one row per turn"
-    rows = _view(x, api, _html_part, _html_row, _small)
+    try: rows = _view(x, api, _html_part, _html_row, _small)
+    except Exception: rows = [f'<pre style="{_PRE}">{_esc(_pfmt(x))}</pre>']  # a view never raises: the elided repr instead
     return f'<div style="font-family:system-ui,sans-serif;font-size:14px;line-height:1.4;max-width:900px">{"".join(rows)}</div>'
 
 # %% ../nbs/16_display.ipynb #9a6411c9
@@ -383,7 +389,8 @@ def view_markdown(
     api:str=None, # The API to prefer where a block could be several APIs'
 )->str:
     "Markdown showing `x` as a conversation: one section per turn"
-    return '\n\n---\n\n'.join(_view(x, api, _md_part, _md_row, lambda s: f"*{s}*"))
+    try: return '\n\n---\n\n'.join(_view(x, api, _md_part, _md_row, lambda s: f"*{s}*"))
+    except Exception: return '~~~\n' + _pfmt(x) + '\n~~~'  # a view never raises
 
 # %% ../nbs/16_display.ipynb #50fb4c33
 class Msg(AttrDict):

@@ -65,8 +65,7 @@ def guard(f, takes:str='', name:str=None):
         except Exception as e: raise explain(e, a, kw) from e
     @functools.wraps(f)
     def _f(*a, **kw):
-        chk(a, kw)
-        try: r = f(*a, **kw)
+        try: chk(a, kw); r = f(*a, **kw)
         except (TypeError, ValueError) as e:
             if _ours(e) or e.__traceback__.tb_next is None: raise  # msgkit's own, or Python's for a call that doesn't fit the signature
             raise explain(e, a, kw) from e

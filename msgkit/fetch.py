@@ -6,6 +6,7 @@
 __all__ = ['FetchError', 'fetch']
 
 # %% ../nbs/03_fetch.ipynb #d50982c8
+import threading
 from fastcore.basics import *
 from .sniff import *
 from .parts import *
@@ -30,10 +31,16 @@ def _resolve(host:str)->list:
     try: return [ipaddress.ip_address(host.strip('[]'))]
     except ValueError: return _lookup(host)
 
+def _embedded(ip):
+    "The IPv4 addresses an IPv6 one carries: mapped, compatible, NAT64 (64:ff9b::/96), 6to4, Teredo, translated"
+    if ip.version==4: return []
+    n,out = int(ip),[ip.ipv4_mapped, ip.sixtofour, ip.teredo and ip.teredo[1]]
+    if n>>32==0 or n>>32==0xffff0000 or n>>32==0x0064ff9b<<64: out.append(ipaddress.IPv4Address(n & 0xffffffff))
+    return [o for o in out if o]
+
 def _public(ip)->bool:
-    "Is `ip` a public address (an IPv4-mapped IPv6 one judged as the IPv4 it holds)?"
-    ip = getattr(ip, 'ipv4_mapped', None) or ip
-    return ip.is_global and not ip.is_multicast
+    "Is `ip` a public address, and so is every IPv4 address it carries?"
+    return all(o.is_global and not o.is_multicast for o in [ip, *_embedded(ip)])
 
 def _chk_host(u, allow_private):
     "A `FetchError` if `u`'s host is, or resolves to, an address that isn't public (unless `allow_private`)"
@@ -44,6 +51,18 @@ def _chk_host(u, allow_private):
     bad = [str(ip) for ip in _resolve(host) if not _public(ip)]
     if bad: raise FetchError(f"{u[:80]} is on a private, loopback or link-local address ({', '.join(bad)}): refused; "
                              "pass allow_private=True to fetch from your own network")
+
+def _client(timeout, allow_private):
+    "An `httpx.Client` that connects only to the address it checked: no second DNS lookup for a rebinding server to answer"
+    import httpx, httpcore
+    class Backend(httpcore.SyncBackend):
+        def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
+            ips = _resolve(host)
+            if not allow_private and not all(map(_public, ips)): raise FetchError(f"{host} resolves to a private address at connect time: refused")
+            return super().connect_tcp(str(ips[0]), port, timeout, local_address, socket_options)
+    tr = httpx.HTTPTransport()
+    if hasattr(tr, '_pool') and hasattr(tr._pool, '_network_backend'): tr._pool._network_backend = Backend()
+    return httpx.Client(timeout=timeout, transport=tr)
 
 def _origin(u):
     try: s = urlsplit(u); return s.scheme, s.hostname, s.port or {'http':80, 'https':443}.get(s.scheme)
@@ -66,7 +85,7 @@ def _get(cli, u, max_bytes, max_redirects, timeout, allow_private):
             req = cli.build_request('GET', u, timeout=httpx.Timeout(left()))
             if _origin(u)!=home:
                 for k in _secret: req.headers.pop(k, None)
-            try: r = cli.send(req, stream=True, follow_redirects=False)
+            try: r = cli.send(req, stream=True, follow_redirects=False, **({} if _origin(u)==home else {'auth':None}))  # a client's auth= only at home
             except httpx.InvalidURL as e:  # httpx parses a redirect's Location even when not following it
                 raise FetchError(f"Only http(s) URLs are fetched: {u} redirects to a URL that isn't one ({e})") from None
             try:
@@ -105,11 +124,17 @@ def fetch(
     "Download `u` into a media part, its type sniffed from the bytes"
     if isinstance(u, Part): u = u.url
     _chk_scheme(u)
-    import httpx
-    cli = client or httpx.Client(timeout=timeout)
-    try: b,ct,final = _get(cli, u, max_bytes, max_redirects, timeout, allow_private)
-    finally:
-        if client is None: cli.close()
+    cli = client or _client(timeout, allow_private)
+    box = {}
+    def work():
+        try: box['r'] = _get(cli, u, max_bytes, max_redirects, timeout, allow_private)
+        except BaseException as e: box['e'] = e
+    t = threading.Thread(target=work, daemon=True)  # the deadline holds while httpx waits for headers too
+    t.start(); t.join(timeout)
+    if client is None: cli.close()  # ends a fetch still running in `t`
+    if t.is_alive(): raise FetchError(f"GET {u} timed out: over {timeout:g} s in all (timeout=)")
+    if 'e' in box: raise box['e']
+    b,ct,final = box['r']
     mt = media_type(b) or text_type(b, ct)
     if not mt: raise FetchError(f"Can't tell the media type of the {len(b):,} bytes from {u} (the server says {ct or 'nothing'!r})")
     if expect and media_kind(mt)!=expect: raise FetchError(f"{u} claims to be {'an' if expect[0] in 'aeiou' else 'a'} {expect}, but it sent {mt}: refused")

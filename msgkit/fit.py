@@ -20,8 +20,14 @@ def _fmt(mt): return {'image/jpeg':'JPEG', 'image/png':'PNG', 'image/webp':'WEBP
 def _mb(n): return f"{n/1e6:.1f} MB" if n>=1e5 else f"{n/1e3:.0f} KB" if n>=1e3 else f"{n} bytes"
 
 def _animated(b):
-    "Does GIF or WebP data hold more than one frame?"
-    if b[:6] in (b'GIF87a', b'GIF89a'): return b.count(b'\x21\xf9\x04')>1
+    "Does GIF or WebP data hold more than one frame? (Pillow counts them where installed; else the frames' image descriptors are guessed at)"
+    if b[:6] not in (b'GIF87a', b'GIF89a') and not (b[:4]==b'RIFF' and b[8:12]==b'WEBP'): return False
+    try:
+        from PIL import Image
+        return getattr(Image.open(io.BytesIO(b)), 'n_frames', 1)>1
+    except ImportError: pass
+    except Exception: return False
+    if b[:6] in (b'GIF87a', b'GIF89a'): return b.count(b'\x00\x2c')>1
     return b[:4]==b'RIFF' and b[8:12]==b'WEBP' and b'ANMF' in b[:65536]
 
 def image_fits(p, ad, n:int=1):
@@ -40,9 +46,11 @@ def image_fits(p, ad, n:int=1):
 def _pil(data):
     try: from PIL import Image, ImageSequence
     except ImportError: return None
+    from PIL import ImageOps
     im = Image.open(io.BytesIO(data))
     im.seek(0)
-    return im
+    try: return ImageOps.exif_transpose(im)  # a phone's portrait photo, upright: the pixels re-encoded lose the EXIF that turned it
+    except Exception: return im
 
 def _rgb(im):
     "`im` as 8-bit RGB, or RGBA where it has transparency"

@@ -92,7 +92,7 @@ def parse_data_uri(s:str, max_bytes:int=MAX_READ)->tuple:
     return b, media_type(b) or m['mt'].lower()
 
 # %% ../nbs/00_sniff.ipynb #49a69ecc
-_url_re = re.compile(r'^https?://[^\s/$.?#][^\s]*$', re.I)
+_url_re = re.compile(r'^https?://[^\s/$.?#][^\s]*\Z', re.I)
 _ext_mt = {'png':'image/png', 'jpg':'image/jpeg', 'jpeg':'image/jpeg', 'gif':'image/gif', 'webp':'image/webp',
            'heic':'image/heic', 'heif':'image/heif', 'bmp':'image/bmp', 'tif':'image/tiff', 'tiff':'image/tiff', 'svg':'image/svg+xml',
            'pdf':'application/pdf', 'txt':'text/plain', 'md':'text/markdown', 'csv':'text/csv', 'html':'text/html', 'htm':'text/html',

@@ -1,8 +1,8 @@
 "Rich display (#11 part 1): views bounded whatever the payloads weigh, checked in a real kernel; reprs that never print base64"
 import base64, copy, json, pickle, re, subprocess, sys, warnings
 import pytest
-from execnb.nbio import new_nb, mk_cell
-from execnb.shell import CaptureShell
+import nbformat
+from nbclient import NotebookClient
 from msgkit import display
 from msgkit.core import mk_msgs, jsonable
 from msgkit.parts import turn, text_part, media, tool_call_part, tool_result_part, thinking_part
@@ -51,8 +51,10 @@ CELLS = [f"ms[{api!r}]" for api in APIS] + ["History(hist(big))", "hist(big)[0]"
 
 @pytest.fixture(scope='module')
 def run():
-    nb = new_nb([mk_cell(SETUP)] + [mk_cell(o) for o in CELLS] + [mk_cell("b64big")])
-    CaptureShell().run_all(nb)
+    "The cells run in a real Jupyter kernel (ipykernel, through nbclient), their outputs as a notebook saves them"
+    v4 = nbformat.v4
+    nb = v4.new_notebook(cells=[v4.new_code_cell(SETUP)] + [v4.new_code_cell(o) for o in CELLS] + [v4.new_code_cell("b64big")])
+    NotebookClient(nb, timeout=300, kernel_name='python3').execute()
     return nb
 
 def _data(o): return {k:''.join(v) if isinstance(v, list) else v for k,v in o.get('data', {}).items()}
@@ -196,3 +198,14 @@ def test_cheap_import():
     code = "import sys, msgkit, msgkit.display; print(','.join(sorted({m.split('.')[0] for m in sys.modules})))"
     mods = set(subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.strip().split(','))
     assert not mods & {'PIL','httpx','openai','anthropic','google','boto3','botocore','filetype','pydantic','IPython'}, mods
+
+def test_hostile_text_stays_bounded_and_fast():
+    import time
+    from msgkit.display import view_html, view_markdown
+    from msgkit.core import mk_msg
+    h = mk_msgs(['>' * 1200, '**a ' * 5000] * 6, 'anthropic')
+    t = time.monotonic()
+    html, md = view_html(h), view_markdown(h)
+    assert time.monotonic() - t < 3 and len(html) < 500_000 and '<script' not in html
+    big = mk_msg({'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 't', 'name': 'f', 'input': {str(i): i for i in range(100_000)}}]}, api='anthropic')
+    assert len(repr(big)) < 60_000 and 'more characters' in repr(big)

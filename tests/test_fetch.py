@@ -82,6 +82,11 @@ class Handler(BaseHTTPRequestHandler):
         if p == '/to-js': self.send_response(302); self.send_header('Location', 'javascript:alert(1)'); self.end_headers(); return
         if p == '/to-meta': self.send_response(302); self.send_header('Location', 'http://169.254.169.254/latest/meta-data/'); self.end_headers(); return
         if p == '/to-localhost': self.send_response(302); self.send_header('Location', 'http://localhost:1/x'); self.end_headers(); return
+        if p == '/drip-headers':  # the status line and headers a byte at a time
+            for ch in b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Pad: ' + b'x' * 40 + b'\r\n\r\n':
+                try: self.wfile.write(bytes([ch])); self.wfile.flush(); time.sleep(0.3)
+                except OSError: return
+            return
         if p == '/drip':
             self.send_response(200); self.send_header('Content-Type', 'text/plain'); self.send_header('Content-Length', '32'); self.end_headers()
             for _ in range(32):
@@ -150,3 +155,30 @@ def test_url_block_gets_what_it_claims(servers, monkeypatch):
     with httpx.Client() as c:
         monkeypatch.setattr(FM, '_chk_host', lambda u, allow: None)  # as if the server were public
         with pytest.raises(FetchError, match=r"claims to be an image, but it sent application/json"): mk_msg([blk, 'What is this?'], api='bedrock', fetch=c)
+
+def test_timeout_bounds_slow_headers(servers):
+    a, _ = servers
+    t = time.monotonic()
+    with pytest.raises(FetchError, match=r'timed out: over 1 s in all'): fetch(f'{a}/drip-headers', timeout=1, allow_private=True)
+    assert time.monotonic() - t < 2.5
+
+def test_client_auth_stays_home(servers):
+    "A client's auth= (httpx adds it inside send) goes to the origin it was meant for only"
+    a, b = servers
+    Handler.seen.clear()
+    with httpx.Client(auth=('user', 'pass')) as c:
+        assert fetch(f"{a}/to/{b.rsplit(':', 1)[1]}/png", client=c, allow_private=True).data == png
+    (_, _, h1), (_, _, h2) = Handler.seen
+    assert h1.get('Authorization', '').startswith('Basic ') and 'Authorization' not in h2
+
+def test_dns_rebinding_refused_at_connect(servers, monkeypatch):
+    "A name that answers a public address to the check and loopback to the connection: msgkit's own client connects only where it checked"
+    a, _ = servers
+    port = a.rsplit(':', 1)[1]
+    answers = iter([ipaddress.ip_address('93.184.215.14'), ipaddress.ip_address('127.0.0.1')] * 3)
+    monkeypatch.setattr(FM, '_lookup', lambda host: [next(answers)])
+    with pytest.raises(FetchError, match='resolves to a private address at connect time'): fetch(f'http://rebind.test:{port}/json')
+
+def test_ipv6_forms_carrying_private_ipv4():
+    for u in ('http://[::127.0.0.1]/x', 'http://[64:ff9b::a9fe:a9fe]/x', 'http://[2002:7f00:1::]/x', 'http://[::ffff:0:7f00:1]/x', 'http://[::ffff:a9fe:a9fe]/x'):
+        with pytest.raises(FetchError, match='private, loopback or link-local'): fetch(u)

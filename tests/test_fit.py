@@ -120,3 +120,20 @@ def test_without_pillow(monkeypatch):
     with pytest.raises(ValueError, match=r"api='gemini' takes no image/gif .*msgkit\[images\]"): mk_msg([PHOTOS['gif']], api='gemini', fit=True)
     small = enc(Image.new('RGB', (64, 48)), 'PNG')
     assert mk_msg([small], api='anthropic', fit=True) == mk_msg([small], api='anthropic')
+
+def test_exif_orientation_kept():
+    "A phone's portrait photo (stored landscape, EXIF orientation 6): re-encoded upright, as it shows"
+    im = noise('RGB', 3000, 2000)
+    ex = im.getexif(); ex[0x0112] = 6
+    x = enc(im, 'JPEG', quality=95, exif=ex)
+    m, _ = fit_msg(x, 'anthropic')
+    assert Image.open(io.BytesIO(the_image('anthropic', m)[1])).size == (1045, 1568)
+
+def test_animated_gif_without_timing():
+    "Frames without a graphic control block are still frames: OpenAI gets the first as a PNG"
+    frames = [Image.new('RGB', (64, 64), c) for c in ('red', 'blue', 'green')]
+    b = io.BytesIO(); frames[0].save(b, 'GIF', save_all=True, append_images=frames[1:])
+    m, _ = fit_msg(b.getvalue(), 'openai')
+    assert the_image('openai', m)[0] == 'image/png'
+    static = enc(Image.new('RGB', (64, 64), 'red'), 'GIF')
+    assert fit_msg(static, 'openai')[0] == mk_msg([static, 'Describe this photo.'], api='openai')
