@@ -69,7 +69,8 @@ def fit_image(p, ad, n:int=1):
     "Image part `p` as `ad` takes it: itself if it fits, else downscaled and re-encoded (reported with a `LossWarning`)"
     why = image_fits(p, ad, n)
     if why is None: return p
-    im = _pil(p.data)
+    try: im = _pil(p.data)
+    except Exception as e: raise ValueError(f"api={ad.name!r} {why}; fit=True can't decode this {p.mt} ({type(e).__name__}): convert it to PNG or JPEG first") from None
     if im is None: raise ValueError(f"api={ad.name!r} {why}; this {p.mt} doesn't fit: fit=True resizes it with Pillow: pip install 'msgkit[images]'")
     w,h = im.size
     fmt = _fmt(p.mt) if p.mt in ad.media_types.get('image', ()) else None

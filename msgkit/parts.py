@@ -230,13 +230,14 @@ def get_api(api:str):
     return _apis[api]
 
 # %% ../nbs/01_parts.ipynb #3eda01ed
+_fit_mts = {'image/gif','image/bmp','image/tiff','image/png','image/jpeg','image/webp'}  # what Pillow decodes by itself
 def _kind_err(api, p, ok):
     "ValueError: `api` can't take part `p`; names the types it can take and the APIs that take the kind"
     _discover()
     others = sorted(k for k,o in _apis.items() if k!=api and p.get('mt') in o.media_types.get(p.type, ()))
     alt = f"; {', '.join(others)} can" if others else ''
     what = f"{p.type} ({p.mt})" if p.get('mt') else p.type
-    fit = " (fit=True converts an image to one it takes)" if p.type=='image' and 'data' in p else ''
+    fit = " (fit=True converts an image to one it takes)" if p.type=='image' and 'data' in p and p.get('mt') in _fit_mts else ''
     return ValueError(f"api={api!r} can't take {what}: it takes {ok}{fit}{alt}")
 
 class Adapter:
