@@ -16,7 +16,7 @@ from .sniff import *
 from .parts import *
 from .history import *
 from .cache import cache_plan, place_cache, cache_request
-from .display import as_msgs
+from .display import as_msgs, Msg, History
 from .history import _adapters, _role, _parse, _owner, _sdk, _as_list, read_part
 
 # %% ../nbs/02_core.ipynb #4fd26857
@@ -55,6 +55,19 @@ def mk_msg(
     return as_msgs(its if len(its)!=1 or (src and src[0].resp_list) else its[0])
 
 # %% ../nbs/02_core.ipynb #95c15c39
+def _texts(msgs):
+    "`[(role, text)]` for a history of plain text alone (strings, and `{'role', 'content'}` dicts of user or assistant text) alternating from a user turn; else `None`"
+    if type(msgs) is not list: return None
+    out,role = [],'user'
+    for o in msgs:
+        if type(o) is str: s = o
+        elif type(o) is dict and len(o)==2 and o.get('role')==role and type(o.get('content')) is str: s = o['content']
+        else: return None
+        if s[:4].lower() in ('http','data') or not s.strip(): return None  # a URL, a data URI or blank text: the full path sniffs and repairs
+        out.append((role, s))
+        role = 'assistant' if role=='user' else 'user'
+    return out
+
 @reports
 def mk_msgs(
     msgs:list, # The history: each item anything `mk_msg` takes
@@ -70,6 +83,10 @@ def mk_msgs(
     "A list of messages for `api`: items without a role of their own alternate with the message before them"
     ad = get_api(api)
     ad.chk_opts(kw)
+    if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs)) is not None:  # plain text: the same messages, without the neutral history
+        # alternating non-blank text is what every adapter's `tidy` leaves as it is; the rules for a request (a prefill's whitespace) still apply
+        w = lambda d: Msg({k:[AttrDict(o) for o in v] if type(v) is list else v for k,v in d.items()})  # as `obj` makes them, one level being all there is
+        return History(o if type(o) is Msg else w(o) for o in ad.before_send([w(ad.text_msg(r, s)) for r,s in tx]))
     ts = read_history(msgs, ad=ad)
     return as_msgs(_finish(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only))
 

@@ -6,7 +6,7 @@
 __all__ = ['FetchError', 'fetch']
 
 # %% ../nbs/03_fetch.ipynb #d50982c8
-import threading
+import sys, threading
 from fastcore.basics import *
 from .sniff import *
 from .parts import *
@@ -140,3 +140,10 @@ def fetch(
     if expect and media_kind(mt)!=expect: raise FetchError(f"{u} claims to be {'an' if expect[0] in 'aeiou' else 'a'} {expect}, but it sent {mt}: refused")
     try: return media(b, mt, **kw)
     except (TypeError, ValueError) as e: raise FetchError(f"{u}: {e}") from None
+
+class _FetchModule(type(sys)):
+    "This module, callable as `fetch`: `msgkit.fetch` is the function whichever was imported first, it or the module"
+    def __call__(self, *a, **kw):
+        import msgkit
+        return msgkit.__getattr__('fetch')(*a, **kw)  # the guarded function
+if __name__=='msgkit.fetch': sys.modules[__name__].__class__ = _FetchModule  # (not when this notebook runs)

@@ -60,6 +60,7 @@ class GeminiAdapter(Adapter):
         if role=='assistant' and fcs and not any(o.get('thought_signature') or o.get('thoughtSignature') for o in blocks):
             blocks = [{**o, 'thought_signature':_skip_sig} if o is fcs[0] else o for o in blocks]
         return dict(role={'assistant':'model'}.get(role, role), parts=blocks)
+    def text_msg(self, role, s): return dict(role={'assistant':'model'}.get(role, role), parts=[dict(text=s)])
     def split_msg(self, d): return (d.get('role', 'user'), d['parts']) if 'parts' in d and isinstance(d['parts'], list) else None
     limits = dict(image=(_max_inline,'b64'), audio=(_max_inline,'b64'), video=(_max_inline,'b64'), document=(50*1024*1024,'raw'))
     def request(self, msgs, model=None, system=None, config=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
