@@ -242,7 +242,12 @@ def machine():
     for p in ('msgkit','msglm','litellm','langchain-core','langchain-anthropic','pydantic-ai-slim','openai','anthropic','google-genai','boto3','fastcore'):
         try: vers[p] = version(p)
         except Exception: vers[p] = 'not installed'
-    return dict(cpus=os.cpu_count(), usable_cpus=aff, cpu=cpu, python=platform.python_version(), implementation=platform.python_implementation(),
+    def git(*a):
+        try: return subprocess.run(['git', '-C', str(HERE.parent), *a], capture_output=True, text=True, timeout=10).stdout.strip()
+        except Exception: return ''
+    dirty = git('status', '--porcelain', '--', 'msgkit')
+    rev = (git('rev-parse', '--short', 'HEAD') or '?') + (f' + uncommitted changes to {len(dirty.splitlines())} msgkit file(s)' if dirty else '')
+    return dict(msgkit_rev=rev, cpus=os.cpu_count(), usable_cpus=aff, cpu=cpu, python=platform.python_version(), implementation=platform.python_implementation(),
                 platform=platform.platform(), loadavg=os.getloadavg() if hasattr(os,'getloadavg') else None, versions=vers)
 
 def fmt(v, unit=''):
@@ -266,7 +271,7 @@ def main(argv=None):
     print(f'$ {cmd}\n')
     print(f"machine: {mach['cpus']} CPUs ({mach['usable_cpus']} usable), {mach['cpu']}; {mach['implementation']} {mach['python']}; "
           f"{mach['platform']}; load average {', '.join(f'{x:.2f}' for x in mach['loadavg'] or ())}")
-    print('versions: ' + ', '.join(f'{k} {v}' for k,v in mach['versions'].items()))
+    print('versions: ' + ', '.join(f'{k} {v}' for k,v in mach['versions'].items()) + f"; msgkit at {mach['msgkit_rev']}")
     print(f"mode: {'quick' if q else 'full'}; {rounds} rounds, each case's libraries round-robin (rotating start), medians\n", flush=True)
 
     import msgkit
@@ -313,18 +318,18 @@ def main(argv=None):
     # 6. stream assembly
     def stream_case(key, label, mk_evs, sdk, api):
         try: evs = mk_evs(n_ev); fns = {'msgkit': lambda: msgkit.stream_msg(evs, api=api), 'SDK': sdk(evs)}
-        except ImportError as e: fns = {'msgkit': e}
+        except ImportError as e: fns = {}; cases.append(Case(key, label, 'ms', fns, 1e3)); cases[-1].err['SDK'] = f'not installed ({e.name or e})'; return
         cases.append(Case(key, label, 'ms', fns, 1e3))
     k = f'{n_ev//1000}k'
     stream_case('stream.anthropic', f'6. {k} Anthropic stream events (vs SDK `accumulate_event`)', ant_events, sdk_anthropic, 'anthropic')
     stream_case('stream.responses', f'6. {k} Responses stream events (vs SDK `ResponseStreamState`)', resp_events, sdk_responses, 'openai')
     stream_case('stream.chat', f'6. {k} Chat chunks (vs SDK `ChatCompletionStreamState`)', chat_chunks, sdk_chat, 'openai_chat')
 
-    print('warming up...', flush=True)
+    print('warming up...', file=sys.stderr, flush=True)
     for c in cases: c.warm(target if c.key not in ('image_rebuild',) else target*2)
     for r in range(rounds):
         for c in cases: c.sample(r)
-        print(f'round {r+1}/{rounds} done ({time.perf_counter()-t_start:.0f} s)', flush=True)
+        print(f'round {r+1}/{rounds} done ({time.perf_counter()-t_start:.0f} s)', file=sys.stderr, flush=True)
 
     # 7. peak memory (tracemalloc slows everything it watches: measured after the timed rounds, once each)
     pdf = b'%PDF-1.4\n%\xe2\xe3\xcf\xd3\n' + os.urandom(pdf_sz - 15)

@@ -92,7 +92,7 @@ def read_part(o, ad=None)->Part:
 def _neutral_part(d)->Part:
     "A part from its dict (as `json` gives it back): base64 text in `data` is bytes again"
     p = Part(d)
-    if isinstance(p.get('data'), str) and p.type in ('image','audio','video','document'): p['data'] = base64.b64decode(p.data)
+    if isinstance(p.get('data'), str) and p.type in ('image','audio','video','document'): p['data'] = unb64(p.data)
     if p.type=='tool_result': p['content'] = [_neutral_part(o) for o in p.get('content') or []]
     return p
 

@@ -237,7 +237,7 @@ def parse_block(self:AnthropicAdapter, d):
     if t not in ('image','document'): return opaque_part('anthropic', d, 'thinking' if 'thinking' in t else 'opaque')
     if t in ('image','document'):
         st = src.get('type')
-        if st=='base64': p = media(base64.b64decode(src['data']), src.get('media_type'))
+        if st=='base64': p = media(unb64(src['data']), src.get('media_type'))
         elif st=='url': p = media_url(src['url'], mt=url_type(src['url']) or ('image/png' if t=='image' else 'application/pdf'))
         elif st=='text': p = Part(type='document', mt=src.get('media_type', 'text/plain'), text=src['data'])
         elif st=='content': p = Part(type='document', mt='text/plain', chunks=[o['text'] for o in src['content'] if o.get('type')=='text'])

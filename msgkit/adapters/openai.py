@@ -14,7 +14,7 @@ from ..history import lose, tool_args
 from ..stream import ev_dict, Appender, json_obj
 
 # %% ../../nbs/10_openai.ipynb #a0da05c1
-def _data_uri(p)->str: return f"data:{p.mt};base64,{b64(p.data)}"
+def _data_uri(p)->str: return b64(p.data, f"data:{p.mt};base64,")
 
 def _doc_text(p)->str:
     "The text of a text document part, with its title and context"
@@ -298,7 +298,7 @@ def parse_block(self:OpenAIAdapter, d):
         u = d['image_url']
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
     if t=='input_file' and d.get('file_data'):
-        return media(d['file_data'] if is_data_uri(d['file_data']) else base64.b64decode(d['file_data']), filename=d.get('filename'))
+        return media(d['file_data'] if is_data_uri(d['file_data']) else unb64(d['file_data']), filename=d.get('filename'))
     if t=='input_file' and d.get('file_url'): return media_url(d['file_url'], mt=url_type(d['file_url']) or 'application/pdf')
     if t in ('input_file','input_image') and d.get('file_id'):
         return provider_file(d['file_id'], 'image/png' if t=='input_image' else 'application/pdf', api='openai')

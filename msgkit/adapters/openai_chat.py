@@ -206,12 +206,12 @@ def parse_block(self:OpenAIChatAdapter, d):
     if t=='image_url':
         u = d['image_url']['url']
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
-    if t=='input_audio': return media(base64.b64decode(d['input_audio']['data']), {'wav':'audio/wav','mp3':'audio/mpeg'}[d['input_audio']['format']])
+    if t=='input_audio': return media(unb64(d['input_audio']['data']), {'wav':'audio/wav','mp3':'audio/mpeg'}[d['input_audio']['format']])
     if t=='file' and d['file'].get('file_id') and not d['file'].get('file_data'):
         return provider_file(d['file']['file_id'], 'application/pdf', api='openai')
     if t=='file' and d['file'].get('file_data'):
         fd = d['file']['file_data']
-        return media(fd if is_data_uri(fd) else base64.b64decode(fd), filename=d['file'].get('filename'))
+        return media(fd if is_data_uri(fd) else unb64(fd), filename=d['file'].get('filename'))
     raise ValueError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
 # %% ../../nbs/12_openai_chat.ipynb #aa725275
