@@ -55,6 +55,20 @@ def mk_msg(
     return as_msgs(its if len(its)!=1 or (src and src[0].resp_list) else its[0])
 
 # %% ../nbs/02_core.ipynb #95c15c39
+_makers = {}
+def _maker(ad):
+    "A function `(role, text) -> Msg` that makes what `ad.text_msg` makes, with the values `_finish` gives them, learnt once from `ad.text_msg`"
+    if (m := _makers.get(ad.name)): return m
+    u,a = ad.text_msg('user', '\x00'),ad.text_msg('assistant', '\x00')
+    ks = [k for k in u if k!='role']
+    roles = {'user':u.get('role'), 'assistant':a.get('role')}
+    k = ks[0] if len(ks)==1 and [o for o in a if o!='role']==ks else None
+    if k and u[k]=='\x00'==a[k]: m = lambda r, s: Msg({'role':roles[r], k:s})
+    elif k and u[k]==[{'text':'\x00'}]==a[k]: m = lambda r, s: Msg({'role':roles[r], k:[AttrDict(text=s)]})
+    else: m = lambda r, s: Msg(obj(ad.text_msg(r, s)))
+    _makers[ad.name] = m
+    return m
+
 def _texts(msgs):
     "`[(role, text)]` for a history of plain text alone (strings, and `{'role', 'content'}` dicts of user or assistant text) alternating from a user turn; else `None`"
     if type(msgs) is not list: return None
@@ -85,8 +99,8 @@ def mk_msgs(
     ad.chk_opts(kw)
     if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs)) is not None:  # plain text: the same messages, without the neutral history
         # alternating non-blank text is what every adapter's `tidy` leaves as it is; the rules for a request (a prefill's whitespace) still apply
-        w = lambda d: Msg({k:[AttrDict(o) for o in v] if type(v) is list else v for k,v in d.items()})  # as `obj` makes them, one level being all there is
-        return History(o if type(o) is Msg else w(o) for o in ad.before_send([w(ad.text_msg(r, s)) for r,s in tx]))
+        mk = _maker(ad)
+        return History(o if type(o) is Msg else Msg(obj(o)) for o in ad.before_send([mk(r, s) for r,s in tx]))
     ts = read_history(msgs, ad=ad)
     return as_msgs(_finish(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only))
 

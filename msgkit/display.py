@@ -6,7 +6,7 @@
 __all__ = ['Elided', 'elide', 'show_repr', 'md2html', 'thumb', 'view_html', 'view_markdown', 'Msg', 'History', 'as_msgs']
 
 # %% ../nbs/16_display.ipynb #0a767edd
-import base64, hashlib, html, io, json, pprint, re, warnings
+import base64, io, json, re, warnings  # html, hashlib and pprint load when a view or a repr is made
 from fastcore.basics import AttrDict, patch
 from .sniff import media_type, is_data_uri, b64
 from .parts import *
@@ -73,6 +73,7 @@ def elide(
 # %% ../nbs/16_display.ipynb #1f3ae41a
 def _pfmt(x, maxlen=2000, width=120, limit=50_000)->str:
     "The elided repr of `x`, at most `limit` characters"
+    import pprint
     s = pprint.pformat(elide(x, maxlen), width=width, sort_dicts=False)
     return s if len(s)<=limit else s[:limit] + f"\n… ({len(s)-limit:,} more characters)"
 
@@ -87,7 +88,9 @@ def show_repr(
 # %% ../nbs/16_display.ipynb #15fb3b8b
 _PRE = 'white-space:pre-wrap;margin:4px 0;padding:6px 8px;background:rgba(128,128,128,.12);border-radius:4px;font-size:88%;overflow-x:auto'
 _CODE = 'background:rgba(128,128,128,.15);padding:0 3px;border-radius:3px;font-size:90%'
-_esc = html.escape
+def _esc(s, quote=True):
+    import html
+    return html.escape(s, quote)
 
 def _inline(s:str)->str:
     "HTML for the inline Markdown of raw text `s`: code spans, links, bold, italic; all else escaped (a line over 4,000 characters only escaped: the patterns would take quadratic time)"
@@ -183,6 +186,7 @@ def thumb(
     limit:int=50_000, # Most characters of base64
 ):
     "`(media type, bytes)` of a thumbnail of image `b` (made with Pillow, if installed), or `None` where none can be made"
+    import hashlib
     k = hashlib.sha1(b).digest(), px, limit
     if k not in _thumbs:
         if len(_thumbs)>=64: _thumbs.pop(next(iter(_thumbs)))

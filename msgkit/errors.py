@@ -6,7 +6,7 @@
 __all__ = ['MAX_DEPTH', 'TAKES', 'too_deep', 'guard', 'guard_all']
 
 # %% ../nbs/18_errors.ipynb #1a09d3a4
-import functools, inspect, traceback, types
+import functools, types  # inspect and traceback load when an error is explained
 
 # %% ../nbs/18_errors.ipynb #68b592af
 MAX_DEPTH = 100
@@ -25,10 +25,12 @@ def too_deep(x, limit:int=MAX_DEPTH)->bool:
 # %% ../nbs/18_errors.ipynb #7b0d6b8a
 def _ours(e)->bool:
     "Was `e` raised on purpose by msgkit (a `raise` line in its code)?"
+    import traceback
     tb = traceback.extract_tb(e.__traceback__)
     return bool(tb) and '/msgkit/' in tb[-1].filename.replace('\\', '/') and 'raise' in (tb[-1].line or '')
 
 def _where(e):
+    import traceback
     tb = [f for f in traceback.extract_tb(e.__traceback__) if '/msgkit/' in f.filename.replace('\\', '/')]
     return f" (in {tb[-1].name})" if tb else ''
 
@@ -40,10 +42,11 @@ def _shape(x)->str:
 
 def guard(f, takes:str='', name:str=None):
     "`f` whose unexpected errors on bad input become clear `TypeError`/`ValueError`s naming `f`, its argument, the API and what it `takes`"
-    sig = inspect.signature(f)
     name = name or getattr(f, '__name__', str(f))
-    first = next(iter(sig.parameters), None)
     def explain(e, a, kw):
+        import inspect
+        sig = inspect.signature(f)
+        first = next(iter(sig.parameters), None)
         try: b = sig.bind(*a, **kw); b.apply_defaults(); args = b.arguments
         except TypeError: args = {}
         api = args.get('api')

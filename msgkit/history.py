@@ -7,7 +7,7 @@ __all__ = ['LossWarning', 'lose', 'reports', 'tool_args', 'read_part', 'read_ite
            'fit_id', 'map_ids', 'render_part', 'render_turn', 'render_history', 'chk_start']
 
 # %% ../nbs/01a_history.ipynb #bb2968d1
-import base64, binascii, copy, contextvars, hashlib, json, re, warnings
+import base64, binascii, copy, contextvars, json, re, warnings
 from functools import wraps
 from pathlib import Path
 from fastcore.basics import first
@@ -271,6 +271,7 @@ def fit_id(i, chars:str=None, mx:int=None):
     bad = chars is not None and not re.fullmatch(f'[{chars}]+', i)
     if not bad and (mx is None or len(i)<=mx): return i
     s = re.sub(f'[^{chars}]+', '_', i) if bad else i
+    import hashlib
     h = hashlib.sha1(i.encode()).hexdigest()[:12]  # the same id always maps to the same, on the call and on its result
     return (s[:mx-13] if mx else s) + '_' + h
 

@@ -224,7 +224,10 @@ def apis()->list:
     return sorted(_apis)
 
 def get_api(api:str):
-    "The adapter for `api`"
+    "The adapter for `api` (its module imported alone, where it is named as the API is; all of them otherwise)"
+    if api not in _apis and isinstance(api, str) and api.isidentifier():
+        try: importlib.import_module(f"msgkit.adapters.{api}")
+        except ImportError: pass
     if api not in _apis: _discover()
     if api not in _apis: raise ValueError(f"Unknown api {api!r}: msgkit knows {', '.join(apis())}")
     return _apis[api]

@@ -9,7 +9,6 @@ __all__ = ['text_mts', 'office_mts', 'MAX_READ', 'B64_MEMO', 'media_type', 'is_t
 # %% ../nbs/00_sniff.ipynb #79443273
 import base64, binascii, re
 from pathlib import Path
-from urllib.parse import urlparse, unquote, unquote_to_bytes
 from fastcore.basics import *
 
 # %% ../nbs/00_sniff.ipynb #203c419f
@@ -144,9 +143,12 @@ def parse_data_uri(s:str, max_bytes:int=MAX_READ)->tuple:
     n = len(raw)*3//4 if m['b64'] else len(raw)
     if n>max_bytes: raise ValueError(f"This data URI holds about {n:,} bytes, over the {max_bytes:,} byte limit: send the file by URL or a provider's file API")
     if m['b64']:
+        from urllib.parse import unquote
         try: b = unb64(unquote(raw), validate=True)
         except (binascii.Error, ValueError) as e: raise ValueError(f"Data URI has invalid base64: {e}") from None
-    else: b = unquote_to_bytes(raw)
+    else:
+        from urllib.parse import unquote_to_bytes
+        b = unquote_to_bytes(raw)
     return b, media_type(b) or m['mt'].lower()
 
 # %% ../nbs/00_sniff.ipynb #49a69ecc
@@ -169,6 +171,7 @@ def ext_type(name:str)->str|None:
 
 def url_type(u:str)->str|None:
     "Media type a URL's path names: by extension, or `application/pdf` for a `/pdf/` segment; `None` if it names none"
+    from urllib.parse import urlparse, unquote
     path = unquote(urlparse(u).path)
     mt = ext_type(path)
     if mt: return mt

@@ -390,6 +390,16 @@ def assemble(self:AnthropicAdapter, events):
     "The `Message` (as a dict) that raw stream `events` add up to"
     msg,bufs,stopped,done,blocks,add = dict(type='message', role='assistant', content=[]),{},set(),False,{},Appender()
     for e in events:
+        if type(e) is not dict and getattr(e, 'type', None)=='content_block_delta' and (b := blocks.get(e.index)) is not None:
+            d = e.delta; dt = getattr(d, 'type', None)  # most of a stream: its deltas, read as they are (no dump of each)
+            if dt=='text_delta': add(b, 'text', d.text); continue
+            if dt=='thinking_delta': add(b, 'thinking', d.thinking); continue
+            if dt=='input_json_delta': add(bufs, e.index, d.partial_json); continue
+        elif type(e) is dict and e.get('type')=='content_block_delta' and type(d := e.get('delta')) is dict and (b := blocks.get(e.get('index'))) is not None:
+            dt = d.get('type')
+            if dt=='text_delta' and type(d.get('text')) is str: add(b, 'text', d['text']); continue
+            if dt=='thinking_delta' and type(d.get('thinking')) is str: add(b, 'thinking', d['thinking']); continue
+            if dt=='input_json_delta' and type(d.get('partial_json')) is str: add(bufs, e['index'], d['partial_json']); continue
         e = ev_dict(e)
         t = e.get('type')
         if t=='message_start':
