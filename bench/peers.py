@@ -308,7 +308,7 @@ def main(argv=None):
     fns = {'msgkit': first_build(img_sz, "import msgkit; msgkit.mk_msgs([['warm up', msgkit.sample('gradient.png').read_bytes()]], 'anthropic')", "msgkit.mk_msgs(h, 'anthropic')"),
            'base64': first_build(img_sz, '', "[base64.b64encode(b).decode('ascii') for b in imgs]")}
     if have_msglm: fns['msglm'] = first_build(img_sz, "import msglm, msgkit; msglm.mk_msgs([['warm up', msgkit.sample('gradient.png').read_bytes()]], api='anthropic')", "msglm.mk_msgs(h, api='anthropic')")
-    cases.append(Case('first_build', f'4. first build (fresh process; modules loaded by a small image's message, the memo cold) of that history ÷ base64 of its bytes once', '×', fns, per_call=False))
+    cases.append(Case('first_build', f'4. first build (fresh process; modules loaded by a small image message, the memo cold) of that history ÷ base64 of its bytes once', '×', fns, per_call=False))
     # 5. import
     fns = {'msgkit': lambda: _wall('import msgkit'), 'bare interpreter': lambda: _wall('pass'),
            'msgkit+call': lambda: _wall("import msgkit; msgkit.mk_msgs(['Hi', 'Hello!'], api='anthropic')")}
