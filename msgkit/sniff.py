@@ -108,10 +108,10 @@ def unb64(s:str, validate:bool=False)->bytes:
 _direct = []
 def _b64_str(b, prefix=''):
     "`prefix` and the base64 of `b`; a large one built in place, with no second copy of the text alive (CPython only, checked once; else the plain way)"
-    if len(b)<(8<<20) or not _in_place(): return prefix + base64.b64encode(b).decode('ascii')
+    if len(b)<(1<<20) or not _in_place(): return prefix + base64.b64encode(b).decode('ascii')
     import ctypes, sys
     s = _direct[1](len(prefix) + 4*((len(b)+2)//3), 127)  # PyUnicode_New: a compact ASCII string, ours alone until filled
-    at,mv,step = id(s) + sys.getsizeof('') - 1,memoryview(b),3<<20
+    at,mv,step = id(s) + sys.getsizeof('') - 1,memoryview(b),3<<18
     ctypes.memmove(at, prefix.encode('ascii'), len(prefix)); at += len(prefix)
     for i in range(0, len(b), step):
         c = binascii.b2a_base64(mv[i:i+step], newline=False)
@@ -127,7 +127,7 @@ def _in_place()->bool:
                 new = ctypes.pythonapi.PyUnicode_New
                 new.restype,new.argtypes = ctypes.py_object,(ctypes.c_ssize_t, ctypes.c_uint32)
                 _direct[:] = [True, new]
-                t = os.urandom((8<<20)+5)
+                t = os.urandom((1<<20)+5)
                 ok = _b64_str(t, 'data:x/y;base64,')=='data:x/y;base64,' + base64.b64encode(t).decode()
         except Exception: ok = False
         _direct[:] = [ok, new]
