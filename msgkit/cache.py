@@ -41,6 +41,11 @@ def cache_tools(self:Adapter, tools, ttl=None, model=None):
     "`tools` with a cache breakpoint after the last, or `None` where this API takes no mark there"
     return None
 
+@patch
+def marks_taken(self:Adapter, kw:dict)->int:
+    "How many of the request's marks its other fields `kw` already take (none, unless the API has a request-level mark)"
+    return 0
+
 Adapter.max_marks = None  # the most cache marks a request may hold, where the API sets a limit
 Adapter.explicit_cache = False  # caches made beforehand and named in requests (`mk_cache`)
 

@@ -189,7 +189,7 @@ def mk_request(
     if tools is not None:
         from msgkit.request import mk_tools
         tools = mk_tools(tools, api, strict=strict)
-    if cache_plan(cache): system,tools = cache_request(res, system, tools, ad, ttl, model, taken=isinstance(kw.get('cache_control'), dict))
+    if cache_plan(cache): system,tools = cache_request(res, system, tools, ad, ttl, model, taken=ad.marks_taken(kw))
     if 'cached' in kw and not ad.explicit_cache: ad.mk_cache({})  # the error that says how this API caches
     req = ad.request(res, model=model, system=system, tools=tools, tool_choice=tool_choice, **kw)
     return ad.wire(req) if wire else req

@@ -200,7 +200,7 @@ _CHIP = ('display:inline-block;margin:2px 4px 2px 0;padding:1px 8px;border:1px s
 _maxtxt = 20_000
 
 def _secs(s): return f"{s:.1f} s" if s<60 else f"{int(s//60)}:{int(s%60):02d}"
-def _doc_text(p): return p.get('text') or '\n'.join(p.get('chunks') or []) or ''
+def _doc_text(p): return doc_text(p, '\n', data=False)
 
 def _cut(s:str, n=_maxtxt)->tuple:
     "`(s cut to n characters, what the cut says)`"
@@ -222,21 +222,15 @@ def _info(p)->list:
 
 # %% ../nbs/16_display.ipynb #b8086290
 def _cites(p)->list:
-    "Citations text part `p` carries, from the block it was read from"
-    n = p.get('native') or {}
-    cs = p.get('citations') if isinstance(p.get('citations'), list) else \
-        n.get('citations') or (n.get('citationsContent') or {}).get('citations') or n.get('annotations') or []
-    return [c for c in cs if isinstance(c, dict)] if isinstance(cs, list) else []
+    "`(quote, source, url)` of the citations text part `p` carries, as the adapter of the block it was read from reads them"
+    from msgkit.history import _adapters
+    n = p.get('native')
+    return next((cs for o in _adapters() if (cs := o.citations(n))), []) if isinstance(n, dict) else []
 
 def _note(c)->tuple:
-    "`(quote, source, url)` of citation `c`"
-    q = c.get('cited_text') or ''.join(o.get('text', '') for o in c.get('sourceContent') or [] if isinstance(o, dict))
-    web = (c.get('location') or {}).get('web') or {}
-    url = c.get('url') or web.get('url')
-    src = c.get('document_title') or c.get('title') or c.get('source') or c.get('filename') or web.get('domain') or url or ''
-    pg = c.get('start_page_number')
-    if pg is not None: src = f"{src}, p. {pg}" if src else f"p. {pg}"
-    return _cut(q, 300)[0], str(src), url if isinstance(url, str) and re.match(r'https?://', url) else None
+    "Citation `c` made safe to show: the quote cut short, only an http(s) URL"
+    q,src,url = c
+    return _cut(q, 300)[0], src, url if isinstance(url, str) and re.match(r'https?://', url) else None
 
 # %% ../nbs/16_display.ipynb #50c88b41
 def _chip(p, extra='')->str: return f'<span style="{_CHIP}">{_icons.get(p.get("type"), "▫")} {_esc(" · ".join(map(str, _info(p))))}{extra}</span>'

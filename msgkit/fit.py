@@ -15,7 +15,6 @@ from .budget import img_size
 # %% ../nbs/17_fit.ipynb #3fe79f5d
 Adapter.img_px,Adapter.img_px_many,Adapter.img_long,Adapter.img_anim = None,None,None,True
 
-def _nbytes(n, how): return n if how=='raw' else 4*((n+2)//3)
 def _fmt(mt): return {'image/jpeg':'JPEG', 'image/png':'PNG', 'image/webp':'WEBP'}.get(mt)
 def _mb(n): return f"{n/1e6:.1f} MB" if n>=1e5 else f"{n/1e3:.0f} KB" if n>=1e3 else f"{n} bytes"
 
@@ -36,7 +35,7 @@ def image_fits(p, ad, n:int=1):
     if p.mt not in mts: return f"takes no {p.mt} (it takes {', '.join(sorted(mts))})"
     if not ad.img_anim and _animated(p.data): return "takes no animated images"
     mx,how = ad.limits.get('image', (None, None))
-    if mx and _nbytes(len(p.data), how)>mx: return f"takes images of at most {_mb(mx)}{' of base64' if how=='b64' else ''}"
+    if mx and measured(len(p.data), how)>mx: return f"takes images of at most {_mb(mx)}{' of base64' if how=='b64' else ''}"
     px = ad.img_px_many if n>20 and ad.img_px_many else ad.img_px
     size = img_size(p.data)
     if px and size and max(size)>px: return f"takes images of at most {px} pixels a side{' in a request of more than 20' if px==ad.img_px_many else ''}"
@@ -83,7 +82,7 @@ def fit_image(p, ad, n:int=1):
     for _ in range(30):
         size = max(1, round(w*s)),max(1, round(h*s))
         b = _encode(im if size==im.size else im.resize(size, 1), fmt, q)  # 1: LANCZOS
-        if not mx or _nbytes(len(b), how)<=mx: break
+        if not mx or measured(len(b), how)<=mx: break
         if fmt in ('JPEG','WEBP') and (q or 90)>60: q = (q or 90)-10
         else: s *= 0.8
     else: raise ValueError(f"api={ad.name!r} {why}, and this {p.mt} would not fit")

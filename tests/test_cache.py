@@ -229,8 +229,12 @@ def test_top_level_cache_control_takes_a_slot():
     with pytest.raises(AssertionError, match='Found 5'): rules_cache('anthropic', {**r, 'tools': [{**r['tools'][0], 'cache_control': {'type': 'ephemeral'}}]})
 
 def test_msglm_truthy_cache():
-    assert mk_msgs(['a', 'b', 'c'], 'anthropic', cache=1) == mk_msgs(['a', 'b', 'c'], 'anthropic', cache=True)
-    assert mk_msgs(['a'], 'anthropic', cache=0) == mk_msgs(['a'], 'anthropic')
+    "msglm takes any truthy cache=: 1 is on and 0 off, with msglm's output, and the API accepts it"
+    import msglm
+    on = mk_msgs(['a', 'b', 'c'], 'anthropic', cache=1)
+    assert on == msglm.mk_msgs_anthropic(['a', 'b', 'c'], cache=True) == msglm.mk_msgs_anthropic(['a', 'b', 'c'], cache=1)
+    accept('anthropic', dict(messages=on)); rules_cache('anthropic', dict(messages=on))
+    assert mk_msgs(['a'], 'anthropic', cache=0) == msglm.mk_msgs_anthropic(['a'], cache=0) == [{'role': 'user', 'content': 'a'}]
 
 def test_bedrock_cache_point_among_tools_kept():
     r = mk_request(['hi'], 'bedrock', model=MODEL['bedrock'], tools=[get_weather, {'cachePoint': {'type': 'default'}}])

@@ -173,6 +173,13 @@ def test_citations_and_chips():
                  document_index=0, document_title='Facts', start_page_number=3, end_page_number=4)])])
     assert '<sup>[1]</sup>' in view_html(cited) and '“It is green.” — Facts, p. 3' in view_html(cited)
     assert view_markdown(cited).endswith('1. “It is green.” — Facts, p. 3')
+    # Bedrock's citationsContent and an OpenAI output text's annotations, each read by its own adapter
+    b = {'role': 'assistant', 'content': [{'citationsContent': {'content': [{'text': 'Green.'}], 'citations': [
+         {'title': 'Facts', 'sourceContent': [{'text': 'It is green.'}], 'location': {'web': {'url': 'https://ex.com/f', 'domain': 'ex.com'}}}]}}]}
+    assert view_markdown(b).endswith('1. “It is green.” — [Facts](https://ex.com/f)')
+    o = {'type': 'message', 'id': 'msg_1', 'role': 'assistant', 'status': 'completed', 'content': [{'type': 'output_text', 'text': 'Green.',
+         'annotations': [{'type': 'url_citation', 'url': 'https://ex.com/g', 'title': 'Greens', 'start_index': 0, 'end_index': 5}]}]}
+    assert view_markdown(o).endswith('1. [Greens](https://ex.com/g)') and '<sup>[1]</sup>' in view_html(o)
     from msgkit.parts import media_url, provider_file
     v = view_html([turn('user', [media_url('https://example.com/a.pdf'), provider_file('file-abc123', 'application/pdf', api='openai')])])
     assert 'href="https://example.com/a.pdf"' in v and 'file file-abc123' in v and '<img' not in v

@@ -179,6 +179,9 @@ def cacheable(self:AnthropicAdapter, m):
     return bool(c) and (isinstance(c, str) or isinstance(c[-1], dict) and c[-1].get('type') not in ('thinking','redacted_thinking'))
 
 @patch
+def marks_taken(self:AnthropicAdapter, kw): return int(isinstance(kw.get('cache_control'), dict))  # automatic caching's top-level mark
+
+@patch
 def cache_system(self:AnthropicAdapter, system, ttl=None):
     return self.mark_last(dict(content=system), _cc(ttl))['content']
 
@@ -324,6 +327,18 @@ def finish(self:AnthropicAdapter, r): return _stops.get(r.get('stop_reason'), r.
 
 # %% ../../nbs/11_anthropic.ipynb #d3e207c0
 AnthropicAdapter.img_px,AnthropicAdapter.img_px_many,AnthropicAdapter.img_long = 8000,2000,1568
+
+# %% ../../nbs/11_anthropic.ipynb #8f1671a4
+@patch
+def citations(self:AnthropicAdapter, d):
+    "A text block's `citations`: the cited text, the document's title (and first page), a web result's URL"
+    out = []
+    for c in d.get('citations') or [] if isinstance(d.get('citations'), list) else []:
+        if not isinstance(c, dict): continue
+        src,pg = c.get('document_title') or c.get('title') or c.get('source') or c.get('url') or '',c.get('start_page_number')
+        if pg is not None: src = f"{src}, p. {pg}" if src else f"p. {pg}"
+        out.append((c.get('cited_text') or '', str(src), c.get('url')))
+    return out
 
 # %% ../../nbs/11_anthropic.ipynb #5a0a0028
 _new_tok = ('opus-4-7','opus-4-8','opus-5','sonnet-5','fable','mythos')  # the tokenizer and image sizes of Opus 4.7 and later

@@ -314,6 +314,18 @@ def finish(self:BedrockAdapter, r): return _stops.get(r.get('stopReason'), r.get
 # %% ../../nbs/14_bedrock.ipynb #9a6e484f
 BedrockAdapter.img_px,BedrockAdapter.img_long = 8000,1568
 
+# %% ../../nbs/14_bedrock.ipynb #4319ffdd
+@patch
+def citations(self:BedrockAdapter, d):
+    "A `citationsContent` block's citations: the cited source content, its title or web domain, a web location's URL"
+    out = []
+    for c in (d.get('citationsContent') or {}).get('citations') or [] if isinstance(d.get('citationsContent'), dict) else []:
+        if not isinstance(c, dict): continue
+        web = (c.get('location') or {}).get('web') or {}
+        q = ''.join(o.get('text', '') for o in c.get('sourceContent') or [] if isinstance(o, dict))
+        out.append((q, str(c.get('title') or c.get('source') or web.get('domain') or web.get('url') or ''), web.get('url')))
+    return out
+
 # %% ../../nbs/14_bedrock.ipynb #6fad5414
 _nova_area = [(405_000,800), (810_000,1300), (1_260_000,1800), (1_620_000,2400), (1_690_000,2600)]  # 900x450 ... 1300x1300
 def nova_image_tokens(size)->int:

@@ -102,7 +102,9 @@ def reads(self:GeminiAdapter, d):
 def _b(x):
     "Bytes, from bytes or base64 text in either alphabet (google-genai's REST bodies use the URL-safe one)"
     if isinstance(x, bytes): return x
-    return base64.urlsafe_b64decode(x + '='*(-len(x)%4)) if '-' in x or '_' in x else base64.b64decode(x)
+    if not isinstance(x, str): raise TypeError(f"Gemini's data is bytes or base64 text, not {type(x).__name__}")
+    x = x + '='*(-len(x)%4)  # JSON bodies may leave the padding out
+    return base64.urlsafe_b64decode(x) if '-' in x or '_' in x else base64.b64decode(x)
 
 def _g(d, k):
     "Field `k` of Gemini dict `d`, spelled in snake or camel case"
@@ -340,9 +342,9 @@ def _unb64(d):
     d = copy.deepcopy(d)
     for p in d.get('parts') or []:
         for k in ('thought_signature','thoughtSignature'):
-            if isinstance(p.get(k), str): p[k] = base64.urlsafe_b64decode(p[k] + '='*(-len(p[k])%4))
+            if isinstance(p.get(k), str): p[k] = _b(p[k])
         blob = _g(p, 'inline_data')
-        if blob and isinstance(blob.get('data'), str): blob['data'] = base64.urlsafe_b64decode(blob['data'] + '='*(-len(blob['data'])%4))
+        if blob and isinstance(blob.get('data'), str): blob['data'] = _b(blob['data'])
     return d
 
 @patch
@@ -425,7 +427,7 @@ def _text_part(p): return bool(p) and set(p) <= {'text','thought','thought_signa
 
 def _add_part(ps, p):
     "Append part `p` to `ps`, merging text runs that no signature ends"
-    if isinstance(p.get('thought_signature'), str): p = {**p, 'thought_signature':base64.b64decode(p['thought_signature'])}
+    if isinstance(p.get('thought_signature'), str): p = {**p, 'thought_signature':_b(p['thought_signature'])}
     if _text_part(p):
         last = ps[-1] if ps else None
         if last is not None and _text_part(last) and 'thought_signature' not in last and bool(last.get('thought'))==bool(p.get('thought')):

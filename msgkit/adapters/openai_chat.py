@@ -270,22 +270,12 @@ def finish(self:OpenAIChatAdapter, r):
 OpenAIChatAdapter.img_long,OpenAIChatAdapter.img_anim = 2048,False
 
 # %% ../../nbs/12_openai_chat.ipynb #1a390814
-from .openai import oa_text, openai_image_tokens
-@patch
-def est_text(self:OpenAIChatAdapter, s, model=None): return oa_text(s, model)
-@patch
-def est_image(self:OpenAIChatAdapter, size, model=None, detail=None): return openai_image_tokens(size, model, detail)
-@patch
-def est_pdf(self:OpenAIChatAdapter, pages, model=None, p=None): return (pages or 10)*(765+500)
+from .openai import oa_text, OpenAIAdapter
+for k in ('est_text','est_image','est_pdf','est_msg','est_reply'): setattr(OpenAIChatAdapter, k, getattr(OpenAIAdapter, k))  # Responses' counts, as they are
 @patch
 def est_av(self:OpenAIChatAdapter, kind, secs, model=None): return math.ceil(10*(secs or 60))
 @patch
-def est_msg(self:OpenAIChatAdapter, t, model=None):  # "tokens_per_message = 3", the role, and a name's tokens and "tokens_per_name = 1"
-    return 3 + oa_text(t.role) + (oa_text(t.name)+1 if t.get('name') else 0)
-@patch
 def est_system(self:OpenAIChatAdapter, n, model=None): return n + 3 + oa_text('system')  # a system message
-@patch
-def est_reply(self:OpenAIChatAdapter, model=None): return 3
 @patch
 def unrequest(self:OpenAIChatAdapter, r):
     if not isinstance(r.get('messages'), list) or 'role' in r: return None
