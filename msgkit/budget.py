@@ -207,7 +207,8 @@ def trim(
     "The newest part of history `h` that fits `max_tokens` for `api`: whole exchanges, tool calls with their results, system turns and `keep_first` turns kept"
     from msgkit.core import mk_msgs
     ad = get_api(api)
-    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens<1: raise TypeError(f"trim's max_tokens is a positive int, not {max_tokens!r}")
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool): raise TypeError(f"trim's max_tokens is a positive int, not {max_tokens!r}")
+    if max_tokens<1: raise ValueError(f"trim's max_tokens is a positive int (a budget of input tokens for api={api!r}), not {max_tokens!r}")
     ts = read_history(h, ad=ad)
     n0 = next((i for i,t in enumerate(ts) if t.role not in ('system','developer')), len(ts))
     sys_ts,xs = ts[:n0],_exchanges(ts[n0:])
@@ -218,8 +219,8 @@ def trim(
     costs = [cost(x) for x in xs]
     fits = lambda j: fixed + sum(costs[:k]) + sum(costs[j:]) <= max_tokens
     j = k
-    if drop_media:
-        for i in range(k, len(xs)-1):
+    if drop_media:  # the older exchanges' media first, then the kept first turns'; never the newest exchange's
+        for i in [*range(k, len(xs)-1), *range(min(k, len(xs)-1))]:
             if fits(j): break
             xs[i] = [_noted(t) for t in xs[i]]; costs[i] = cost(xs[i])
     own = 'system' in ad.roles  # else the system turns stay as they came, for mk_request to lift
@@ -237,5 +238,6 @@ def trim(
         else: lo = mid+1
     out,need = render(lo)
     if need<=max_tokens: return out
-    raise ValueError(f"trim (api={api!r}): what must stay (the system prompt and tools, {keep_first} first turn(s), the newest exchange) "
-                     f"needs about {need:,} tokens, over max_tokens={max_tokens:,}: raise the budget, pass drop_media=True, or keep fewer first turns")
+    tips = ['raise the budget'] + ([] if drop_media else ['pass drop_media=True']) + (['keep fewer first turns'] if keep_first else [])
+    raise ValueError(f"trim (api={api!r}): what must stay (the system prompt and tools, {keep_first} first turn(s), the newest exchange"
+                     f"{' with its media' if drop_media else ''}) needs about {need:,} tokens, over max_tokens={max_tokens:,}: {', or '.join(tips)}")

@@ -139,6 +139,13 @@ def test_request_counts_like_its_parts(api):
     n = est_tokens(h, api, MODEL[api], system='You are terse.', tools=[get_weather])
     assert est_tokens(req, api) == n and n > est_tokens(h, api, MODEL[api])
     assert est_tokens(mk_request(h, api, model=MODEL[api], system='You are terse.', tools=[get_weather], cache='rolling'), api) == n  # marks count nothing
+    for tc in ('auto', 'required', 'get_weather'):  # a forced tool costs Claude a longer tool-use prompt, from the request's own form too
+        r = mk_request(h, api, model=MODEL[api], system='You are terse.', tools=[get_weather], tool_choice=tc)
+        assert est_tokens(r, api) == est_tokens(h, api, MODEL[api], system='You are terse.', tools=[get_weather], tool_choice=tc)
+    if api in ('anthropic', 'bedrock'):
+        forced = est_tokens(mk_request(h, api, model=MODEL[api], tools=[get_weather], tool_choice='get_weather'), api)
+        assert forced > est_tokens(mk_request(h, api, model=MODEL[api], tools=[get_weather], tool_choice='auto'), api)
+    with pytest.raises(ValueError, match="detail auto, low, high or original, not 'ultra'"): est_tokens(h, 'openai', detail='ultra')
 
 # ---------------------------------------------------------------- trim
 def loop(n, sig='EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds'):
@@ -197,10 +204,26 @@ def test_trim_keep_first_system_and_media():
     assert json.dumps(slim[-4:]) == json.dumps(mk_msgs(loop(9), 'anthropic')[-4:])
     accept('anthropic', mk_request(slim, 'anthropic', model='m'))
 
+def test_trim_drop_media_of_kept_first_turns():
+    "The kept first turns are old turns too: with drop_media their media go before trim gives up (the issue's 'drop media from old turns')"
+    h = []
+    for i in range(6): h += [[f'Q{i} ' * 30, img(1000, 1000)], f'A{i} ' * 30]
+    h.append('last?')
+    with pytest.raises(ValueError, match='pass drop_media=True'): trim(h, 600, 'anthropic', keep_first=1)
+    out = trim(h, 600, 'anthropic', keep_first=1, drop_media=True)
+    assert est_tokens(out, 'anthropic') <= 600 and 'Q0' in json.dumps(out[0]) and '[image omitted: image/png]' in json.dumps(out[0])
+    assert out[-1] == mk_msgs(h, 'anthropic')[-1]
+    accept('anthropic', mk_request(out, 'anthropic', model='m'))
+    # the newest exchange's own image is what overflows: the advice is no longer drop_media
+    with pytest.raises(ValueError, match=r'the newest exchange with its media\) needs about [\d,]+ tokens, over max_tokens=200: raise the budget$'):
+        trim(['hi', 'hello', ['look', img(1500, 1500)]], 200, 'anthropic', drop_media=True)
+
 def test_trim_errors():
     h = loop(2)
     with pytest.raises(ValueError, match=r'the newest exchange\) needs about [\d,]+ tokens, over max_tokens=50'): trim(h, 50, 'anthropic')
     with pytest.raises(TypeError, match="trim's max_tokens is a positive int, not '1000'"): trim(h, '1000', 'anthropic')
+    for n in (0, -1):
+        with pytest.raises(ValueError, match=f"trim's max_tokens is a positive int .*api='anthropic'.*not {n}"): trim(h, n, 'anthropic')
     assert trim([], 100, 'openai') == []
     assert trim(h, 10**6, 'anthropic') == mk_msgs(h, 'anthropic')  # within budget: unchanged
 

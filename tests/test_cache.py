@@ -1,6 +1,6 @@
 """Prompt caching by strategy: a 30-turn tool loop rebuilt every turn passes the oracle at every turn for every API, its
 marks stay within each API's limits, and the prefix the turn before cached is byte for byte what the next turn sends."""
-import copy, json
+import copy, json, warnings
 import pytest
 from msgkit import *
 from msgkit import mk_cache
@@ -174,8 +174,27 @@ def test_gemini_cache_errors():
     with pytest.raises(ValueError, match="api='anthropic' has no explicit caches"): mk_cache(['hi'], 'anthropic', model='m')
     with pytest.raises(ValueError, match="api='openai' has no explicit caches"): mk_request(['hi'], 'openai', cached=c)
     with pytest.raises(ValueError, match='pass model='): mk_cache(['hi'], 'gemini')
-    with pytest.raises(ValueError, match="cache ttl in seconds"): mk_cache(['hi'], 'gemini', model='m', ttl='soon')
-    assert mk_cache(['hi'], 'gemini', model='m', ttl=90)['config']['ttl'] == '90s'
+    for bad in ('soon', 0, -5, float('nan'), float('inf'), True, '1e6s', 10**12):
+        with pytest.raises(ValueError, match="cache ttl in seconds"): mk_cache(['hi'], 'gemini', model='m', ttl=bad)
+    with pytest.warns(UserWarning, match="refuses caches under 1,024"): assert mk_cache(['hi'], 'gemini', model='m', ttl=90)['config']['ttl'] == '90s'
+
+def test_gemini_ttl_is_a_duration():
+    "Gemini's ttl is a protobuf Duration: decimal seconds with up to 9 places and an 's', never an exponent (protobuf's JSON mapping)"
+    import re
+    doc = 'A long contract. ' * 2000
+    for ttl, want in [(1_000_000, '1000000s'), ('720h', '2592000s'), (1234567, '1234567s'), (3.5, '3.5s'), ('1.5m', '90s'),
+                      ('300s', '300s'), (0.000000001, '0.000000001s'), (86400.25, '86400.25s')]:
+        c = mk_cache([doc], 'gemini', model='gemini-2.5-flash', ttl=ttl)
+        assert c['config']['ttl'] == want and re.fullmatch(r'\d+(\.\d{1,9})?s', want)
+        assert check_cache_create(c)['ttl'] == want
+
+def test_gemini_cache_too_small_warns():
+    "The API refuses caches under its minimum ('Cached content is too small ... min_total_token_count=1024'): a warning, before the 400"
+    with pytest.warns(UserWarning, match=r"about \d+ tokens, and gemini-2.5-flash refuses caches under 1,024"): mk_cache(['hi'], 'gemini', model='gemini-2.5-flash')
+    with pytest.warns(UserWarning, match="refuses caches under 4,096"): mk_cache(['A long contract. ' * 500], 'gemini', model='gemini-3-pro-preview')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        mk_cache(['A long contract. ' * 2000], 'gemini', model='gemini-2.5-flash')
 
 # ---------------------------------------------------------------- the oracle's rules fail where the docs say the API fails
 def test_rules_cache_fail():
@@ -250,3 +269,21 @@ def test_gemini_cache_then_a_user_question():
     r = mk_request([U(doc), U('Who are the parties?')], 'gemini', model='models/gemini-2.5-flash', cached=c, cached_content='cachedContents/x')
     assert r['contents'] == [{'role': 'user', 'parts': [{'text': 'Who are the parties?'}]}]
     check_gemini(r['contents'], **r['config'])
+
+@pytest.mark.parametrize('api', ['openai', 'openai_chat'])
+def test_openai_request_cache_options(api):
+    "prompt_cache_key, prompt_cache_retention and prompt_cache_options as the spec (and SDK) take them; anything else a clear error"
+    r = mk_request(['q1', 'a1', 'q2'], api, model='gpt-5.6', cache='rolling', prompt_cache_key='user-42',
+                   prompt_cache_options=dict(ttl='30m', mode='explicit'))
+    accept(api, r)
+    accept(api, mk_request(['q'], api, model='gpt-5.1', prompt_cache_retention='24h'))
+    for kw, msg in [(dict(prompt_cache_key='k' * 65), '1 to 64 characters'), (dict(prompt_cache_key=123), '1 to 64 characters'),
+                    (dict(prompt_cache_retention='forever'), "prompt_cache_retention 'in_memory' or '24h'"),
+                    (dict(prompt_cache_options=dict(ttl='1h')), "prompt_cache_options ttl '30m' or '12h', not '1h'"),
+                    (dict(prompt_cache_options=dict(mode='auto')), "mode 'implicit' or 'explicit'"),
+                    (dict(prompt_cache_options='30m'), 'dict\\(ttl=..., mode=...\\)')]:
+        with pytest.raises(ValueError, match=f"api='{api}' takes .*{msg}"): mk_request(['q'], api, model='gpt-5.6', **kw)
+    from oracle import spec_errors  # the spec refuses what msgkit refuses
+    name = 'CreateResponse' if api == 'openai' else 'CreateChatCompletionRequest'
+    body = mk_request(['q'], api, model='gpt-5.6', wire=True)
+    assert spec_errors({**body, 'prompt_cache_retention': 'forever'}, name) and not spec_errors({**body, 'prompt_cache_retention': '24h'}, name)

@@ -363,8 +363,10 @@ def est_tools(self:BedrockAdapter, tools, model=None, tool_choice=None):
 def unrequest(self:BedrockAdapter, r):
     if not isinstance(r.get('messages'), list) or 'role' in r: return None
     tc = r.get('toolConfig') or {}
+    c = tc.get('toolChoice')  # Bedrock's {'auto': {}}, {'any': {}}, {'tool': {'name': ...}} in msgkit's words
+    c = (c['tool'].get('name') if isinstance(c.get('tool'), dict) else 'required' if 'any' in c else 'auto' if 'auto' in c else None) if isinstance(c, dict) else c
     return dict(msgs=r['messages'], system=[o for o in r.get('system') or [] if 'cachePoint' not in o],
-                tools=[o for o in tc.get('tools') or [] if 'cachePoint' not in o], model=r.get('modelId'), tool_choice=tc.get('toolChoice'))
+                tools=[o for o in tc.get('tools') or [] if 'cachePoint' not in o], model=r.get('modelId'), tool_choice=c)
 
 # %% ../../nbs/14_bedrock.ipynb #3c40f89b
 _sevents = {'messageStart','contentBlockStart','contentBlockDelta','contentBlockStop','messageStop','metadata'}

@@ -12,7 +12,7 @@ from ..sniff import *
 from ..parts import *
 from ..history import lose, tool_args
 from ..stream import ev_dict, Appender, json_obj
-from .openai import _data_uri, _doc_text, _filename, _breakpoint, _img_mts, _text_mts, _max_file
+from .openai import _data_uri, _doc_text, _filename, _breakpoint, chk_cache_opts, _img_mts, _text_mts, _max_file
 
 # %% ../../nbs/12_openai_chat.ipynb #00049258
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
@@ -105,6 +105,7 @@ class OpenAIChatAdapter(Adapter):
         if reasoning is not None:
             if not isinstance(reasoning, str): raise no_opt(self.name, 'reasoning budget in tokens', "it takes an effort: 'minimal', 'low', 'medium', 'high'")
             r['reasoning_effort'] = chk_effort(self.name, reasoning, ('none','minimal','low','medium','high','xhigh'))
+        chk_cache_opts(self.name, kw)
         return {**r, **kw}
 
 
