@@ -60,7 +60,8 @@ def canon(o, depth:int=0):
     import json, base64
     if depth>100: return '...'
     if o is None or isinstance(o, (bool, int, float, str)): return o
-    if isinstance(o, dict): return {str(k):canon(v, depth+1) for k,v in o.items()}
+    key = lambda k: k if isinstance(k, str) else json.dumps(canon(k, depth+1), sort_keys=True)  # a frozenset or object key, canonical too
+    if isinstance(o, dict): return {key(k):canon(v, depth+1) for k,v in o.items()}
     if isinstance(o, (list, tuple)): return [canon(v, depth+1) for v in o]
     if isinstance(o, (set, frozenset)): return sorted((canon(v, depth+1) for v in o), key=lambda v: json.dumps(v, sort_keys=True))
     if isinstance(o, (bytes, bytearray)): return base64.b64encode(o).decode()
@@ -68,6 +69,8 @@ def canon(o, depth:int=0):
         try: return canon(o.model_dump(), depth+1)
         except Exception: pass
     if hasattr(o, '__dict__') and not isinstance(o, type): return {'__type__':type(o).__qualname__, **canon(vars(o), depth+1)}
+    slots = [s for c in type(o).__mro__ for s in getattr(c, '__slots__', ()) if isinstance(s, str) and hasattr(o, s)]
+    if slots and not isinstance(o, type): return {'__type__':type(o).__qualname__, **canon({s:getattr(o, s) for s in slots}, depth+1)}
     return re.sub(r' (?:object )?at 0x[0-9a-fA-F]+', '', repr(o))
 
 def call_id(name, args, n:int=0)->str:
@@ -77,7 +80,8 @@ def call_id(name, args, n:int=0)->str:
 
 def next_call_id(seen:dict, name, args)->str:
     "`call_id` for the next call `name(**args)` in a turn, counting its twins in `seen`"
-    k = name, repr(args)
+    import json
+    k = name, json.dumps(canon(args), sort_keys=True)  # twins as call_id sees them: args equal in any key order
     seen[k] = seen.get(k, -1) + 1
     return call_id(name, args, seen[k])
 

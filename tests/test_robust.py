@@ -134,8 +134,19 @@ def test_data_uri_parsed_once_and_checked_before_decoding(monkeypatch):
 def test_made_ids_same_in_every_process():
     code = ("import warnings; warnings.simplefilter('ignore'); from msgkit import mk_msgs\n"
             "class Opt:\n def __init__(self): self.k = {'b', 'a', 'c'}\n"
-            "h = ['Hi', {'role': 'model', 'parts': [{'function_call': {'name': 'f', 'args': {'s': {'x', 'y', 'z', 'w'}, 'o': Opt(), 'f': frozenset({3, 1})}}}]}]\n"
+            "class Sl:\n __slots__ = ('v',)\n def __init__(self): self.v = {'p', 'q', 'r', 's'}\n"
+            "h = ['Hi', {'role': 'model', 'parts': [{'function_call': {'name': 'f', 'args': {'s': {'x', 'y', 'z', 'w'}, 'o': Opt(), 'f': frozenset({3, 1}),\n"
+            "  'k': {frozenset({'alpha', 'beta', 'gamma'}): 1}, 'sl': Sl()}}}]}]\n"
             "print(mk_msgs(h, 'anthropic')[1]['content'][0]['id'])")
     ids = {subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env={**os.environ, 'PYTHONHASHSEED': str(s)}, check=True).stdout
            for s in (1, 2, 3, 99)}
     assert len(ids) == 1 and next(iter(ids)).startswith('msgkit_'), ids
+
+@pytest.mark.parametrize('api', ['anthropic', 'openai', 'openai_chat', 'bedrock'])
+def test_twin_calls_get_distinct_ids(api):
+    "Two parallel Gemini calls with equal args in another key order are twins: distinct ids, each result matched to its call"
+    h = ['Hi', {'role': 'model', 'parts': [{'function_call': {'name': 'get', 'args': {'city': 'Paris', 'unit': 'C'}}},
+                                           {'function_call': {'name': 'get', 'args': {'unit': 'C', 'city': 'Paris'}}}]}]
+    out = mk_msgs(h, api)
+    ids = [o['call_id'] for o in out if o.get('type') == 'function_call'] if api == 'openai' else [c['id'] for c in tool_calls(out[1])]
+    assert len(ids) == 2 and len(set(ids)) == 2, ids
