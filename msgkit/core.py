@@ -17,6 +17,7 @@ from .parts import *
 from .history import *
 from .cache import cache_plan, place_cache, cache_request
 from .display import as_msgs, Msg, History
+from .errors import chk_depth
 from .history import _adapters, _role, _parse, _owner, _sdk, _as_list, read_part
 
 # %% ../nbs/02_core.ipynb #4fd26857
@@ -63,21 +64,32 @@ def _maker(ad):
     ks = [k for k in u if k!='role']
     roles = {'user':u.get('role'), 'assistant':a.get('role')}
     k = ks[0] if len(ks)==1 and [o for o in a if o!='role']==ks else None
+    rd = None
     if k and u[k]=='\x00'==a[k]: m = lambda r, s: Msg({'role':roles[r], k:s})
-    elif k and u[k]==[{'text':'\x00'}]==a[k]: m = lambda r, s: Msg({'role':roles[r], k:[AttrDict(text=s)]})
+    elif k and u[k]==[{'text':'\x00'}]==a[k]:
+        m = lambda r, s: Msg({'role':roles[r], k:[AttrDict(text=s)]})
+        def rd(o, r):
+            "The text of `o` if it is what `m` makes: a text message in this API's own form (Gemini's `parts`, Bedrock's `content`)"
+            if len(o)!=2 or o.get('role')!=roles[r] or type(c := o.get(k)) is not list or len(c)!=1: return None
+            return c[0].get('text') if type(c[0]) in _dicts and len(c[0])==1 else None
     else: m = lambda r, s: Msg(obj(ad.text_msg(r, s)))
-    _makers[ad.name] = m
+    _makers[ad.name],_readers[ad.name] = m,rd
     return m
 
-def _texts(msgs):
-    "`[(role, text)]` for a history of plain text alone (strings, and `{'role', 'content'}` dicts of user or assistant text) alternating from a user turn; else `None`"
+_readers,_dicts = {},(dict, AttrDict, Msg)  # plain dicts, and the messages and blocks msgkit returned (a chat loop sends them back)
+
+def _texts(msgs, ad=None):
+    "`[(role, text)]` for a history of plain text alone (strings, `{'role', 'content'}` dicts of user or assistant text, and `ad`'s own text messages) alternating from a user turn; else `None`"
     if type(msgs) is not list: return None
+    if ad: _maker(ad)
+    rd = _readers.get(ad.name) if ad else None
     out,role = [],'user'
     for o in msgs:
         if type(o) is str: s = o
-        elif type(o) is dict and len(o)==2 and o.get('role')==role and type(o.get('content')) is str: s = o['content']
+        elif type(o) in _dicts and len(o)==2 and o.get('role')==role and type(o.get('content')) is str: s = o['content']
+        elif rd and type(o) in _dicts and type(s := rd(o, role)) is str: pass
         else: return None
-        if s[:4].lower() in ('http','data') or not s.strip(): return None  # a URL, a data URI or blank text: the full path sniffs and repairs
+        if (t := s.lstrip())[:4].lower() in ('http','data') or not t: return None  # a URL, a data URI or blank text: the full path sniffs and repairs
         out.append((role, s))
         role = 'assistant' if role=='user' else 'user'
     return out
@@ -97,12 +109,15 @@ def mk_msgs(
     "A list of messages for `api`: items without a role of their own alternate with the message before them"
     ad = get_api(api)
     ad.chk_opts(kw)
-    if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs)) is not None:  # plain text: the same messages, without the neutral history
+    if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs, ad)) is not None:  # plain text: the same messages, without the neutral history
         # alternating non-blank text is what every adapter's `tidy` leaves as it is; the rules for a request (a prefill's whitespace) still apply
         mk = _maker(ad)
         return History(o if type(o) is Msg else Msg(obj(o)) for o in ad.before_send([mk(r, s) for r,s in tx]))
+    chk_depth('mk_msgs', msgs, cache, kw)  # the guard leaves this to mk_msgs: the fast path's text is shallow by construction
     ts = read_history(msgs, ad=ad)
     return as_msgs(_finish(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only))
+
+mk_msgs.checks_depth = True
 
 # %% ../nbs/02_core.ipynb #62199914
 mk_msg_openai = partial(mk_msg, api='openai')

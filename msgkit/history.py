@@ -73,8 +73,13 @@ def tool_args(a, name=None):
     "Tool-call arguments from the JSON text (or dict) an API or format gives for a call of `name`"
     if isinstance(a, (dict,list)) or a is None: return a if a is not None else {}
     if not isinstance(a, str): return a
-    try: return json.loads(a) if a.strip() else {}
+    from msgkit.errors import too_deep, MAX_DEPTH
+    try: r = json.loads(a) if a.strip() else {}
     except json.JSONDecodeError: raise ValueError(f"Tool call {name!r}: its arguments are not valid JSON: {a[:80]!r}") from None
+    except RecursionError: r = None
+    if r is None and a.strip()!='null' or too_deep(r, MAX_DEPTH-10):  # they sit up to 6 levels into a history: it stays within MAX_DEPTH, to be read again
+        raise ValueError(f"Tool call {name!r}: its arguments are nested more than {MAX_DEPTH-10} levels deep (msgkit.errors.MAX_DEPTH less 10)")
+    return r
 
 def read_part(o, ad=None)->Part:
     "One content item (anything `to_part` takes, or a block of any API's form) as a part; a block keeps its dict as `native`"

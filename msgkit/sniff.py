@@ -74,21 +74,28 @@ def is_data_uri(s)->bool:
 B64_MEMO = 256*1024*1024  # the most bytes (payloads and their base64) the memo below keeps
 _memo,_memo_n = {},[0]  # key -> (the object, its counterpart); in least recently used order
 _MIN = 32*1024
+import _thread
+_lock = _thread.allocate_lock()  # threads share the memo: one change at a time
+
+def _big(n): return n*2.4>B64_MEMO/4  # a payload and its text over a quarter of the memo: not kept (a 50 MB PDF costs its floor every time)
 
 def _remember(k, o, v):
-    _memo[k] = (o, v); _memo_n[0] += len(o)+len(v)
-    while _memo_n[0]>B64_MEMO and _memo:
-        o2,v2 = _memo.pop(next(iter(_memo))); _memo_n[0] -= len(o2)+len(v2)
+    with _lock:
+        if (e := _memo.pop(k, None)) is not None: _memo_n[0] -= len(e[0])+len(e[1])
+        _memo[k] = (o, v); _memo_n[0] += len(o)+len(v)
+        while _memo_n[0]>B64_MEMO and _memo:
+            o2,v2 = _memo.pop(next(iter(_memo))); _memo_n[0] -= len(o2)+len(v2)
 
 def _recall(k, o):
-    e = _memo.pop(k, None)
-    if e is None or e[0] is not o: return None
-    _memo[k] = e
-    return e[1]
+    with _lock:
+        e = _memo.pop(k, None)
+        if e is None: return None
+        _memo[k] = e
+    return e[1] if e[0] is o else None
 
 def b64(b:bytes, prefix:str='')->str:
     "`prefix` and the base64 text of `b`; remembered for large `bytes` (by the object), so a history rebuilt every turn encodes each image once"
-    if type(b) is not bytes or len(b)<_MIN or len(b)*2.4>B64_MEMO: return _b64_str(b, prefix)
+    if type(b) is not bytes or len(b)<_MIN or _big(len(b)): return _b64_str(b, prefix)
     k = ('enc', id(b), prefix)
     if (s := _recall(k, b)) is None:
         s = _recall(('dec', id(b)), b) if not prefix else None  # bytes decoded from base64 text: that text
@@ -98,22 +105,25 @@ def b64(b:bytes, prefix:str='')->str:
 
 def unb64(s:str, validate:bool=False)->bytes:
     "The bytes of base64 text `s`; remembered for large text (by the object), and `b64` of them gives `s` back without encoding"
-    if type(s) is not str or len(s)<_MIN or len(s)*1.8>B64_MEMO: return base64.b64decode(s, validate=validate)
-    if (b := _recall(('str', id(s)), s)) is None:
+    if type(s) is not str or len(s)<_MIN or _big(len(s)*3//4): return base64.b64decode(s, validate=validate)
+    if (b := _recall(('str', id(s), validate), s)) is None:
         b = base64.b64decode(s, validate=validate)
-        _remember(('str', id(s)), s, b)
+        _remember(('str', id(s), validate), s, b)
         if len(s)==4*((len(b)+2)//3) and base64.b64encode(b[:3*64]).decode()==s[:256]: _remember(('dec', id(b)), b, s)  # canonical text: reusable as is
     return b
 
 _direct = []
 def _b64_str(b, prefix=''):
     "`prefix` and the base64 of `b`; a large one built in place, with no second copy of the text alive (CPython only, checked once; else the plain way)"
-    if len(b)<(1<<20) or not _in_place(): return prefix + base64.b64encode(b).decode('ascii')
+    mv = memoryview(b)
+    if mv.ndim!=1 or mv.itemsize!=1 or not mv.c_contiguous: mv = memoryview(mv.tobytes())  # a buffer of wider items: its bytes
+    n = mv.nbytes
+    if n<(1<<20) or not prefix.isascii() or not _in_place(): return prefix + base64.b64encode(mv).decode('ascii')
     import ctypes, sys
-    s = _direct[1](len(prefix) + 4*((len(b)+2)//3), 127)  # PyUnicode_New: a compact ASCII string, ours alone until filled
-    at,mv,step = id(s) + sys.getsizeof('') - 1,memoryview(b),3<<18
+    s = _direct[1](len(prefix) + 4*((n+2)//3), 127)  # PyUnicode_New: a compact ASCII string, ours alone until filled
+    at,step = id(s) + sys.getsizeof('') - 1,3<<18
     ctypes.memmove(at, prefix.encode('ascii'), len(prefix)); at += len(prefix)
-    for i in range(0, len(b), step):
+    for i in range(0, n, step):
         c = binascii.b2a_base64(mv[i:i+step], newline=False)
         ctypes.memmove(at, c, len(c)); at += len(c)
     return s
@@ -182,12 +192,18 @@ def read_path(p:Path, max_bytes:int=MAX_READ)->tuple:
     "`(bytes, media type)` of the regular file at `p`, its size checked before it is read; the type is sniffed, then taken from the extension for text formats"
     import stat
     p = Path(p).expanduser()
+    import os
     try: st = p.stat()
     except (OSError, ValueError) as e: raise ValueError(f"Can't read {str(p)!r}: {getattr(e, 'strerror', None) or e}") from None
     if not stat.S_ISREG(st.st_mode): raise ValueError(f"{str(p)!r} is not a regular file (a directory, FIFO or device): msgkit reads only files")
     if st.st_size>max_bytes: raise ValueError(f"{str(p)!r} is {st.st_size:,} bytes, over the {max_bytes:,} byte limit")
-    try:
-        with open(p, 'rb') as f: b = f.read(max_bytes+1)
+    try:  # opened without blocking, and checked again by what was opened: a FIFO swapped in after the check can't hold the read
+        fd = os.open(p, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_NOCTTY', 0))
+        with open(fd, 'rb') as f:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode): raise ValueError(f"{str(p)!r} is not a regular file (a directory, FIFO or device): msgkit reads only files")
+            if st.st_size>max_bytes: raise ValueError(f"{str(p)!r} is {st.st_size:,} bytes, over the {max_bytes:,} byte limit")
+            b = f.read(max_bytes+1)
     except OSError as e: raise ValueError(f"Can't read {str(p)!r}: {e.strerror or e}") from None
     if len(b)>max_bytes: raise ValueError(f"{str(p)!r} grew past the {max_bytes:,} byte limit while read")
     return b, media_type(b) or text_type(b, ext_type(p.name))

@@ -36,7 +36,7 @@ def json_obj(s)->dict|None:
     if isinstance(s, dict): return s
     if not s or not s.strip(): return {}
     try: r = json.loads(s)
-    except ValueError: return None
+    except (ValueError, RecursionError): return None
     return r if isinstance(r, dict) else None
 
 # %% ../nbs/06_stream.ipynb #fda56a6c

@@ -105,6 +105,18 @@ def test_fifo_and_devices_are_not_read(tmp_path):
     with pytest.raises(ValueError, match='not a regular file'): mk_msg(link)
     with pytest.raises(ValueError, match="Can't read"): mk_msg(tmp_path / 'missing.png')
 
+def test_fifo_swapped_in_after_the_check(tmp_path, monkeypatch):
+    "A FIFO that takes a file's place between the check and the open can't hold the read: what was opened is checked again"
+    f, fifo = tmp_path / 'a.png', tmp_path / 'pipe.png'
+    f.write_bytes(b'\x89PNG\r\n\x1a\n' + b'\0' * 64); os.mkfifo(fifo)
+    st = f.stat()
+    monkeypatch.setattr(Path, 'stat', lambda self, **kw: st)  # the check sees the file; the open finds the FIFO
+    res = {}
+    t = threading.Thread(target=lambda: res.setdefault('e', pytest.raises(ValueError, mk_msg, fifo)), daemon=True)
+    t.start(); t.join(3)
+    assert not t.is_alive(), 'a swapped-in FIFO blocked the read'
+    assert 'not a regular file' in str(res['e'].value)
+
 def test_big_file_refused_before_it_is_read(tmp_path, monkeypatch):
     big = tmp_path / 'big.pdf'
     with open(big, 'wb') as f: f.write(b'%PDF-1.4\n'); f.truncate(2 * 1024**3)  # 2 GiB, sparse
@@ -150,3 +162,24 @@ def test_twin_calls_get_distinct_ids(api):
     out = mk_msgs(h, api)
     ids = [o['call_id'] for o in out if o.get('type') == 'function_call'] if api == 'openai' else [c['id'] for c in tool_calls(out[1])]
     assert len(ids) == 2 and len(set(ids)) == 2, ids
+
+# ---------------------------------------------------------------- the guard: what a raise line computes is not msgkit's own error
+def test_errors_inside_a_raise_are_explained():
+    "A TypeError raised while building msgkit's own message (an f-string indexing a bad value) is explained, not passed as msgkit's"
+    with pytest.raises(TypeError, match=r"media_url\(s=\.\.\., api=None\) can't use s, a int: .* It takes an http\(s\) URL"): media_url(5, 'image/png')
+    with pytest.raises(TypeError, match=r"mk_request\(.*api='anthropic'\)"): mk_request(['hi'], 'anthropic', model='c', reasoning=2000, max_tokens='4000')
+
+def test_an_error_that_will_not_print():
+    "An input whose error message can't be made still gets a clear error"
+    from msgkit.errors import guard
+    with pytest.raises(ValueError, match="its message would not print"): guard(lambda x, api=None: (_ for _ in ()).throw(type('E', (KeyError,), {'__str__': lambda s: 1/0})()))(1)
+
+@pytest.mark.parametrize('api', ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock'])
+def test_tool_arguments_nested_too_deep(api):
+    "JSON arguments count toward the depth limit: refused clearly, rather than a history that can't be read back"
+    for n in (95, 900, 50_000):
+        fc = {'type': 'function_call', 'call_id': 'c1', 'name': 'f', 'arguments': '{"a":' * n + '1' + '}' * n}
+        with pytest.raises(ValueError, match='arguments are nested more than 90 levels deep'): mk_msgs(['hi', fc], api)
+    fc = {'type': 'function_call', 'call_id': 'c1', 'name': 'f', 'arguments': '{"a":' * 89 + '1' + '}' * 89}
+    out = mk_msgs(['hi', fc], api)
+    assert mk_msgs(out, api) == out  # within the limit: read back as it came

@@ -1,19 +1,27 @@
 """The fast paths give what the full path gives: the same messages, of the same types, for every API."""
 import importlib, random, warnings
 import pytest
-from msgkit import mk_msgs, apis
+from msgkit import mk_msgs, apis, get_api
 from oracle import check
 
 core = importlib.import_module('msgkit.core')
 WORDS = ['Hello', 'How are you?', 'Fine.  ', 'trailing space ', ' lead', 'multi\nline', 'https://example.com/a.png', 'http://x', 'data:text/plain,hi',
-         '', '   ', 'Data: 1, 2', 'ünïcødé', '{"json": 1}', 'x' * 300]
+         '', '   ', 'Data: 1, 2', ' data:text/plain;base64,aGVsbG8=', '\tdata:text/plain,hi', 'ünïcødé', '{"json": 1}', 'x' * 300]
 
-def hist(r):
+OWN = dict(gemini=lambda role, s: dict(role='model' if role == 'assistant' else role, parts=[dict(text=s)]),
+           bedrock=lambda role, s: dict(role=role, content=[dict(text=s)]))
+
+def hist(r, api=None):
+    "A random history of strings, role-and-content dicts, odd roles, blocks, the API's own text messages and what mk_msgs returned"
     h, role = [], 'user'
     for _ in range(r.randrange(0, 8)):
         s = r.choice(WORDS)
         k = r.random()
-        if k < 0.6: h.append(s)
+        if k < 0.45: h.append(s)
+        elif k < 0.55 and api in OWN: h.append(OWN[api](r.choice([role, role, 'user', 'assistant']), s))
+        elif k < 0.6 and s.strip():
+            try: h.append(mk_msgs([s] if role == 'user' else ['q', s], api or 'openai')[-1])  # a Msg, as a chat loop sends it back
+            except ValueError: h.append(s)
         elif k < 0.8: h.append(dict(role=role, content=s))
         elif k < 0.9: h.append(dict(role=r.choice(['user', 'assistant', 'system']), content=s))
         else: h.append(dict(role=role, content=[dict(type='text', text=s or 'x')]))
@@ -29,19 +37,19 @@ def types(x):
 def test_fast_path_same_as_full(api, monkeypatch):
     r, fast_used = random.Random(api), 0
     for _ in range(400):
-        h = hist(r)
+        h = hist(r, api)
         def run():
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
                 try: return mk_msgs(h, api)
                 except (TypeError, ValueError) as e: return type(e), str(e)
-        fast_used += core._texts(h) is not None
+        fast_used += core._texts(h, get_api(api)) is not None
         a = run()
         with monkeypatch.context() as m:
-            m.setattr(core, '_texts', lambda msgs: None)
+            m.setattr(core, '_texts', lambda *a: None)
             b = run()
         assert a == b and types(a) == types(b), (h, a, b)
-        if isinstance(a, list) and a and core._texts(h) is not None: check(api, a)  # and what the fast path makes, the API accepts
+        if isinstance(a, list) and a and core._texts(h, get_api(api)) is not None: check(api, a)  # and what the fast path makes, the API accepts
     assert fast_used > 50
 
 sniff = importlib.import_module('msgkit.sniff')
@@ -72,3 +80,47 @@ def test_image_history_rebuilt_from_the_memo():
     h = [[img, 'What is this?'], 'Noise.', 'Again?']
     a, b = mk_msgs(h, 'anthropic'), mk_msgs(h, 'anthropic')
     assert a == b and a[0]['content'][0]['source']['data'] is b[0]['content'][0]['source']['data']
+
+def test_b64_of_wide_buffers():
+    "A buffer of wider items (an array of ints, numpy's) is encoded by its bytes, in place or not: the same text as base64's"
+    import array, base64, os
+    for n in (1000, 300_000, (1 << 20) + 3):
+        a = array.array('I', os.urandom(4 * n))
+        mv = memoryview(a)
+        assert sniff.b64(mv) == base64.b64encode(mv).decode() == sniff.b64(a)
+        assert sniff.b64(mv, 'data:x/y;base64,') == 'data:x/y;base64,' + base64.b64encode(mv).decode()
+    mv2 = memoryview(bytes(range(256)) * 5000).cast('B', (1000, 1280))  # two-dimensional
+    assert sniff.b64(mv2) == base64.b64encode(mv2.tobytes()).decode()
+
+def test_b64_memo_shared_by_threads(monkeypatch):
+    "Threads encoding and decoding at once: no error, and the memo's count of what it holds stays true"
+    import base64, os, threading
+    monkeypatch.setattr(sniff, 'B64_MEMO', 2_000_000)
+    bs = [os.urandom(40_000 + i) for i in range(40)]
+    ss = [base64.b64encode(b).decode() for b in bs]
+    errs = []
+    def work(k):
+        try:
+            for i in range(300):
+                j = (i * 7 + k) % 40
+                assert sniff.b64(bs[j]) == ss[j] and sniff.unb64(ss[j]) == bs[j]
+        except Exception as e: errs.append(e)
+    ts = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert not errs, errs[:3]
+    assert sniff._memo_n[0] == sum(len(o) + len(v) for o, v in sniff._memo.values()) <= 2_000_000
+
+def test_b64_memo_keeps_no_large_payload():
+    "A payload over a quarter of the memo is not kept: a large PDF costs its floor every time, not a copy held for the next"
+    import os
+    b = os.urandom(30 * 1024 * 1024)
+    s = sniff.b64(b)
+    assert not any(o is b or v is s for o, v in sniff._memo.values())
+
+def test_unb64_validates_what_it_remembers():
+    "Text first decoded leniently is still checked when validation is asked for"
+    import binascii
+    s = 'A' * 40_000 + '!!!!'
+    sniff.unb64(s)
+    with pytest.raises(binascii.Error): sniff.unb64(s, validate=True)
