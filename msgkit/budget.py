@@ -237,7 +237,7 @@ def trim(
         if render(mid)[1]<=max_tokens: hi = mid
         else: lo = mid+1
     out,need = render(lo)
-    if need<=max_tokens: return out
+    if need<=max_tokens: from msgkit.display import as_msgs; return as_msgs(out)  # a History, which shows itself, for every API
     tips = ['raise the budget'] + ([] if drop_media else ['pass drop_media=True']) + (['keep fewer first turns'] if keep_first else [])
     raise ValueError(f"trim (api={api!r}): what must stay (the system prompt and tools, {keep_first} first turn(s), the newest exchange"
                      f"{' with its media' if drop_media else ''}) needs about {need:,} tokens, over max_tokens={max_tokens:,}: {', or '.join(tips)}")

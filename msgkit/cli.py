@@ -6,11 +6,12 @@
 __all__ = ['sample_content', 'run', 'curl_cmd', 'batch_main', 'main']
 
 # %% ../nbs/20_cli.ipynb #bd3ee26f
-import argparse, json, re, sys
+import argparse, json, re, sys, warnings
 from pathlib import Path
 from .sniff import *
 from .parts import *
 from .core import *
+from .history import LossWarning
 
 # %% ../nbs/20_cli.ipynb #fd0f64e5
 def _arg(s:str, stdin=None, warn=None):
@@ -152,16 +153,25 @@ def main(argv=None):
     kw = dict(cache=a.cache, system=a.system, fetch=a.fetch, fit=a.fit)
     try:
         content = [_arg(o) for o in a.content] or sample_content()
-        if a.curl:
-            _print('\n\n'.join((f"# {o}\n" if a.api=='all' else '') + curl_cmd(content, o, model=a.model, indent=a.indent if a.indent>0 else None, **kw)
-                              for o in (apis() if a.api=='all' else [a.api])))
-            return
-        r = run(content, api=a.api, model=a.model, wire=a.wire, **kw)
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter('always', LossWarning)
+            if a.curl: r = '\n\n'.join((f"# {o}\n" if a.api=='all' else '') + curl_cmd(content, o, model=a.model, indent=a.indent if a.indent>0 else None, **kw)
+                                     for o in (apis() if a.api=='all' else [a.api]))
+            else: r = run(content, api=a.api, model=a.model, wire=a.wire, **kw)
     except (ValueError, TypeError) as e: raise SystemExit(f"msgkit: {_cli_err(e)}")
+    _warn(ws)
+    if a.curl: return _print(r)
     if getattr(run, 'b64_apis', None):
         sys.stderr.write(f"msgkit: the bytes for {', '.join(run.b64_apis)} are base64 text in this JSON; read it back with msgkit.mk_msgs "
                          "(or mk_request) before passing it to the SDK, which would otherwise encode them a second time\n")
     _print(dumps(r))
+
+def _warn(ws):
+    "Say on stderr, one plain line each, what the conversion changed (`LossWarning`s, in the command line's words); show other warnings as Python does"
+    for w in ws:
+        if isinstance(w.message, LossWarning):
+            for o in w.message.losses: sys.stderr.write(f"msgkit: {_cli_err(o['where'] + ': ' + o['what'] + ' (' + o['why'] + ')')}\n")
+        else: warnings.showwarning(w.message, w.category, w.filename, w.lineno)
 
 def _print(s):
     "Print `s`; a closed pipe (`msgkit ... | head`) ends the command quietly"

@@ -16,7 +16,7 @@ from .sniff import *
 from .parts import *
 from .history import *
 from .cache import cache_plan, place_cache, cache_request
-from .display import as_msgs, Msg, History
+from .display import as_msgs, as_request, Msg, History
 from .errors import chk_depth
 from .history import _adapters, _role, _parse, _owner, _sdk, _as_list, read_part
 
@@ -43,7 +43,7 @@ def mk_msg(
     *,
     cache=False, # Cache strategy: `True`/`'last'`, `'rolling'`, or message indices (`09_cache`); this message as a cache breakpoint
     ttl:str=None, # Cache time to live, where the API sets it per breakpoint
-    fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
+    fetch=False, # Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (`fetch_part`)
     fit:bool=False, # Downscale and re-encode images the API would refuse (`17_fit`; needs Pillow)
     **kw, # Options the adapter takes for its blocks (for `openai`: `detail`)
 ):
@@ -102,7 +102,7 @@ def mk_msgs(
     cache=False, # Cache strategy: `True`/`'last'`, `'rolling'`, or message indices (`09_cache`); the last message as a cache breakpoint
     ttl:str=None, # Cache time to live, where the API sets it per breakpoint
     cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint
-    fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
+    fetch=False, # Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (`fetch_part`)
     fit:bool=False, # Downscale and re-encode images the API would refuse (`17_fit`; needs Pillow)
     **kw, # Options the adapter takes for its blocks
 )->list:
@@ -178,6 +178,19 @@ def _lift(ts, system, ad):
     groups = ([[read_part(o, ad) for o in system]] if system else []) + [t.parts for t in ts[:n]]
     return ad.system_prompt(groups) if groups else None, ts[n:]
 
+def _chk_numbers(api, kw):
+    "The request's numeric options are numbers: a token count a positive int, temperature and top_p floats"
+    n = kw.get('max_tokens')
+    if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n<1):
+        raise (ValueError if isinstance(n, int) and not isinstance(n, bool) else TypeError)(
+            f"mk_request's max_tokens is a positive int (the most tokens to generate, api={api!r}), not {n!r}")
+    for k in ('temperature','top_p'):
+        v = kw.get(k)
+        if v is not None and (not isinstance(v, (int,float)) or isinstance(v, bool)): raise TypeError(f"mk_request's {k} is a number (api={api!r}), not {v!r}")
+    r = kw.get('reasoning')
+    if r is not None and (isinstance(r, bool) or not isinstance(r, (str,int))):
+        raise TypeError(f"mk_request's reasoning is an effort ('low', 'medium', 'high') or a budget in tokens (api={api!r}), not {r!r}")
+
 @reports
 def mk_request(
     msgs:list, # The history, as `mk_msgs` takes it; leading system messages go where the API wants them
@@ -190,13 +203,14 @@ def mk_request(
     cache=False, # Cache strategy: `True`/`'last'`, `'rolling'`, or message indices; the system prompt and tools marked too where the API takes it
     ttl:str=None, # Cache time to live
     cache_last_ckpt_only:bool=False, # Remove every other cache breakpoint
-    fetch=False, # Download URLs the API won't take: `True`, or the `httpx.Client` to use
+    fetch=False, # Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (`fetch_part`)
     fit:bool=False, # Downscale and re-encode images the API would refuse (`17_fit`; needs Pillow)
     wire:bool=False, # The JSON body of the HTTP request instead (what curl sends; the model in the URL for Gemini and Bedrock)
     **kw, # `max_tokens`, `temperature`, `top_p`, `stop`, `schema`, `reasoning`; the adapter's block options (`detail`, ...); other fields as they are
 )->dict:
     "Keyword arguments for `api`'s SDK call: the messages, the model and the system prompt where the API wants them"
     ad = get_api(api)
+    _chk_numbers(api, kw)
     bkw = {k:kw.pop(k) for k in list(kw) if k in ad.opts}
     system,ts = _lift(read_history(msgs, ad=ad), system, ad)
     res = _finish(render_history(ts, ad, bkw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only)
@@ -207,7 +221,7 @@ def mk_request(
     if cache_plan(cache): system,tools = cache_request(res, system, tools, ad, ttl, model, taken=ad.marks_taken(kw))
     if 'cached' in kw and not ad.explicit_cache: ad.mk_cache({})  # the error that says how this API caches
     req = ad.request(res, model=model, system=system, tools=tools, tool_choice=tool_choice, **kw)
-    return ad.wire(req) if wire else req
+    return as_request(ad.wire(req) if wire else req)  # a plain dict that shows as its fields and a conversation
 
 # %% ../nbs/02_core.ipynb #bff3c5d8
 def jsonable(x):

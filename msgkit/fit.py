@@ -9,25 +9,44 @@ __all__ = ['image_fits', 'fit_image', 'fit_turns']
 import io, math
 from fastcore.basics import patch
 from .parts import *
+from .parts import _mb
 from .history import lose
 from .budget import img_size
 
 # %% ../nbs/17_fit.ipynb #3fe79f5d
-Adapter.img_px,Adapter.img_px_many,Adapter.img_long,Adapter.img_anim = None,None,None,True
+Adapter.img_long,Adapter.img_anim = None,True
 
 def _fmt(mt): return {'image/jpeg':'JPEG', 'image/png':'PNG', 'image/webp':'WEBP'}.get(mt)
-def _mb(n): return f"{n/1e6:.1f} MB" if n>=1e5 else f"{n/1e3:.0f} KB" if n>=1e3 else f"{n} bytes"
 
-def _animated(b):
-    "Does GIF or WebP data hold more than one frame? (Pillow counts them where installed; else the frames' image descriptors are guessed at)"
-    if b[:6] not in (b'GIF87a', b'GIF89a') and not (b[:4]==b'RIFF' and b[8:12]==b'WEBP'): return False
-    try:
-        from PIL import Image
-        return getattr(Image.open(io.BytesIO(b)), 'n_frames', 1)>1
-    except ImportError: pass
-    except Exception: return False
-    if b[:6] in (b'GIF87a', b'GIF89a'): return b.count(b'\x00\x2c')>1
-    return b[:4]==b'RIFF' and b[8:12]==b'WEBP' and b'ANMF' in b[:65536]
+def _gif_frames(b, most=2)->int:
+    "How many frames GIF data `b` holds (counted up to `most`), from its blocks: each image descriptor is a frame"
+    if len(b)<13: return 0
+    i,n = 13 + (3<<((b[10]&7)+1) if b[10]&0x80 else 0),0  # the header, the screen descriptor, its global colour table
+    while i<len(b) and n<most:
+        c = b[i]
+        if c==0x2C:
+            n += 1
+            if i+10>len(b): break
+            i += 10 + (3<<((b[i+9]&7)+1) if b[i+9]&0x80 else 0) + 1  # the descriptor, its local colour table, the LZW code size
+        elif c==0x21: i += 2  # an extension: its label, then its sub-blocks
+        else: break  # the trailer, or a damaged file
+        while i<len(b) and b[i]: i += b[i]+1  # sub-blocks, each led by its length, up to the empty one
+        i += 1
+    return n
+
+def _webp_frames(b, most=2)->int:
+    "How many frames WebP data `b` holds (counted up to `most`): its `ANMF` chunks, or one"
+    i,n = 12,0
+    while i+8<=len(b) and n<most:
+        sz = int.from_bytes(b[i+4:i+8], 'little')
+        n += b[i:i+4]==b'ANMF'
+        i += 8 + sz + (sz&1)
+    return max(n, 1)
+
+def _animated(b)->bool:
+    "Does GIF or WebP data hold more than one frame?"
+    if b[:6] in (b'GIF87a', b'GIF89a'): return _gif_frames(b)>1
+    return b[:4]==b'RIFF' and b[8:12]==b'WEBP' and _webp_frames(b)>1
 
 def image_fits(p, ad, n:int=1):
     "`None` if image part `p` fits `ad` as it is (in a request of `n` images), else why not"
@@ -36,10 +55,7 @@ def image_fits(p, ad, n:int=1):
     if not ad.img_anim and _animated(p.data): return "takes no animated images"
     mx,how = ad.limits.get('image', (None, None))
     if mx and measured(len(p.data), how)>mx: return f"takes images of at most {_mb(mx)}{' of base64' if how=='b64' else ''}"
-    px = ad.img_px_many if n>20 and ad.img_px_many else ad.img_px
-    size = img_size(p.data)
-    if px and size and max(size)>px: return f"takes images of at most {px} pixels a side{' in a request of more than 20' if px==ad.img_px_many else ''}"
-    return None
+    return ad.px_why(img_size(p.data), n)
 
 # %% ../nbs/17_fit.ipynb #ac32addb
 def _pil(data):
@@ -51,43 +67,63 @@ def _pil(data):
     try: return ImageOps.exif_transpose(im)  # a phone's portrait photo, upright: the pixels re-encoded lose the EXIF that turned it
     except Exception: return im
 
-def _rgb(im):
-    "`im` as 8-bit RGB, or RGBA where it has transparency"
-    if im.mode in ('I;16', 'I;16B', 'I;16L', 'I'): im = im.point(lambda v: v/256).convert('L') if im.mode=='I' else im.convert('I').point(lambda v: v/256).convert('L')
-    if im.mode in ('RGBA', 'LA', 'PA') or 'transparency' in im.info: return im.convert('RGBA')
-    return im.convert('RGB')
+def _mode(im):
+    "`im` with 8 bits a channel, in the fewest channels that keep it: grey as L (LA with transparency), else RGB (RGBA)"
+    from msgkit.display import _8bit
+    if im.mode=='CMYK' and im.info.get('icc_profile'):
+        try:  # through its profile: Pillow's own CMYK to RGB ignores it
+            from PIL import ImageCms
+            return ImageCms.profileToProfile(im, io.BytesIO(im.info['icc_profile']), ImageCms.createProfile('sRGB'), outputMode='RGB')
+        except Exception: pass
+    im = _8bit(im)
+    alpha = im.mode in ('RGBA', 'LA', 'PA', 'La', 'RGBa') or 'transparency' in im.info
+    grey = im.mode in ('1', 'L', 'LA', 'La')
+    return im.convert(('LA' if alpha else 'L') if grey else ('RGBA' if alpha else 'RGB'))
 
-def _encode(im, fmt, q=None):
-    b = io.BytesIO()
-    if fmt=='JPEG': im.convert('RGB').save(b, 'JPEG', quality=q or 90, optimize=True)
-    elif fmt=='WEBP': im.save(b, 'WEBP', quality=q or 90)
-    else: im.save(b, 'PNG', optimize=True)
+def _encode(im, fmt, q=None, icc=None):
+    b,kw = io.BytesIO(),dict(icc_profile=icc) if icc else {}
+    if fmt=='JPEG': im.convert('L' if im.mode in ('L','LA') else 'RGB').save(b, 'JPEG', quality=q or 90, optimize=True, **kw)
+    elif fmt=='WEBP': im.save(b, 'WEBP', quality=q or 90, **kw)
+    else: im.save(b, 'PNG', optimize=True, **kw)
     return b.getvalue()
+
+def _undecodable(p, ad, why, e):
+    "The error for image part `p`, which Pillow can't decode"
+    if type(e).__name__=='DecompressionBombError':
+        from PIL import Image
+        w,h = img_size(p.data) or (0, 0)
+        return ValueError(f"api={ad.name!r} {why}; this {w}×{h} {p.mt} is too large to decode safely ({w*h:,} pixels, over Pillow's "
+                          f"decompression-bomb limit of {2*Image.MAX_IMAGE_PIXELS:,}): shrink it first, or raise PIL.Image.MAX_IMAGE_PIXELS if you trust it")
+    fix = "the file may be damaged" if p.mt in ('image/png','image/jpeg') else "convert it to PNG or JPEG first"
+    return ValueError(f"api={ad.name!r} {why}; fit=True can't decode this {p.mt} ({type(e).__name__}): {fix}")
 
 def fit_image(p, ad, n:int=1):
     "Image part `p` as `ad` takes it: itself if it fits, else downscaled and re-encoded (reported with a `LossWarning`)"
     why = image_fits(p, ad, n)
     if why is None: return p
     try: im = _pil(p.data)
-    except Exception as e: raise ValueError(f"api={ad.name!r} {why}; fit=True can't decode this {p.mt} ({type(e).__name__}): convert it to PNG or JPEG first") from None
+    except Exception as e: raise _undecodable(p, ad, why, e) from None
     if im is None: raise ValueError(f"api={ad.name!r} {why}; this {p.mt} doesn't fit: fit=True resizes it with Pillow: pip install 'msgkit[images]'")
     w,h = im.size
     fmt = _fmt(p.mt) if p.mt in ad.media_types.get('image', ()) else None
     fmt = fmt or 'PNG'
-    im = _rgb(im)
-    px = ad.img_px_many if n>20 and ad.img_px_many else ad.img_px
+    src = im.mode
+    im = _mode(im)
+    icc = im.info.get('icc_profile') if src!='CMYK' else None  # a CMYK profile doesn't describe the RGB made from it
+    px = ad.px_limit(n)
     long = min(o for o in (ad.img_long, px, max(w, h)) if o)
     mx,how = ad.limits.get('image', (None, None))
     s,q = long/max(w, h),None
     for _ in range(30):
         size = max(1, round(w*s)),max(1, round(h*s))
-        b = _encode(im if size==im.size else im.resize(size, 1), fmt, q)  # 1: LANCZOS
+        b = _encode(im if size==im.size else im.resize(size, 1), fmt, q, icc)  # 1: LANCZOS
         if not mx or measured(len(b), how)<=mx: break
         if fmt in ('JPEG','WEBP') and (q or 90)>60: q = (q or 90)-10
         else: s *= 0.8
     else: raise ValueError(f"api={ad.name!r} {why}, and this {p.mt} would not fit")
     mt = {'JPEG':'image/jpeg', 'PNG':'image/png', 'WEBP':'image/webp'}[fmt]
-    lose(f"a {w}×{h} {p.mt} of {_mb(len(p.data))}", f"api={ad.name!r} {why}: sent as {size[0]}×{size[1]} {mt} of {_mb(len(b))} (fit=True)")
+    sent = "resized and sent" if size!=(w, h) else "sent"
+    lose(f"a {w}×{h} {p.mt} of {_mb(len(p.data))} as it was", f"api={ad.name!r} {why}; {sent} as {size[0]}×{size[1]} {mt} of {_mb(len(b))} (fit=True)")
     return Part({k:v for k,v in p.items() if k not in ('native','data','mt')}, data=b, mt=mt)
 
 # %% ../nbs/17_fit.ipynb #6bd2f185

@@ -5,8 +5,9 @@
 # %% auto #0
 __all__ = ['Part', 'obj', 'doc_text', 'text_part', 'tool_call_part', 'tool_result_part', 'canon', 'call_id', 'next_call_id',
            'is_made_id', 'opaque_part', 'mk_usage', 'drop_none', 'dump', 'Turn', 'turn', 'thinking_part', 'media',
-           'media_url', 'provider_file', 'to_part', 'register', 'apis', 'get_api', 'Adapter', 'measured', 'OneOf', 'By',
-           'Shape', 'S', 'fits', 'chk_ttl_order', 'reader', 'Reader', 'readers']
+           'media_url', 'LazyMedia', 'with_fields', 'b64_media', 'provider_file', 'to_part', 'register', 'apis',
+           'get_api', 'Adapter', 'measured', 'OneOf', 'By', 'Shape', 'S', 'fits', 'chk_ttl_order', 'reader', 'Reader',
+           'readers']
 
 # %% ../nbs/01_parts.ipynb #dd19ae28
 import copy, importlib, pkgutil, re
@@ -137,7 +138,9 @@ def media(
     path = data if isinstance(data, Path) else None
     if mt is not None and not isinstance(mt, str): raise TypeError(f"media()'s mt is a media type like 'image/png', not {type(mt).__name__}")
     if path is not None: data, smt = read_path(data, max_bytes or MAX_READ)
-    elif is_data_uri(data): data, smt = parse_data_uri(data, max_bytes or MAX_READ)
+    elif is_data_uri(data):
+        if (lz := _lazy_uri(data, mt, max_bytes or MAX_READ, kw)) is not None: return lz
+        data, smt = parse_data_uri(data, max_bytes or MAX_READ)
     elif isinstance(data, (bytes,bytearray,memoryview)): data, smt = bytes(data), media_type(data)
     else: raise TypeError(f"media() takes bytes, a Path or a data URI, not {type(data).__name__}")
     if mt and smt and smt!=mt and not {media_kind(smt), media_kind(mt)} <= {'audio','video'}:  # mp4/m4a-style containers may be either
@@ -166,6 +169,68 @@ def media_url(
     kind = media_kind(mt)
     if not kind: raise ValueError(f"{mt} is not an image, audio, video or document type")
     return Part(type=kind, mt=mt, url=s, **kw)
+
+# %% ../nbs/01_parts.ipynb #a7b64lz2
+class LazyMedia(Part):
+    "A media part whose `data` is decoded from its base64 text when first read"
+    def _load(self):
+        if not dict.__contains__(self, 'data'): dict.__setitem__(self, 'data', unb64(object.__getattribute__(self, '_b64'), validate=True))
+        return dict.__getitem__(self, 'data')
+    def __missing__(self, k):
+        if k=='data': return self._load()
+        raise KeyError(k)
+    def get(self, k, default=None): return self._load() if k=='data' else dict.get(self, k, default)
+    def __contains__(self, k): return k=='data' or dict.__contains__(self, k)
+    def keys(self): self._load(); return dict.keys(self)
+    def items(self): self._load(); return dict.items(self)
+    def values(self): self._load(); return dict.values(self)
+    def __iter__(self): self._load(); return dict.__iter__(self)
+    def __len__(self): self._load(); return dict.__len__(self)
+    def __eq__(self, o): self._load(); return dict.__eq__(self, o)
+    def __ne__(self, o): return not self==o
+    __hash__ = None
+    def copy(self): return Part(self.items())
+    def __reduce__(self): return (Part, (dict(self.items()),))
+    def __deepcopy__(self, memo): return Part(copy.deepcopy(dict(self.items()), memo))
+    def with_(self, **kw)->'LazyMedia':
+        "A copy with fields `kw` too, its bytes still undecoded"
+        q = LazyMedia({**dict(dict.items(self)), **kw})
+        object.__setattr__(q, '_b64', object.__getattribute__(self, '_b64'))
+        return q
+    def __repr__(self): return f"LazyMedia(type={self.type!r}, mt={self.mt!r}, {len(object.__getattribute__(self, '_b64')):,} chars of base64)" if not dict.__contains__(self, 'data') else Part.__repr__(self)
+
+def with_fields(p:Part, **kw)->Part:
+    "Part `p` with fields `kw` too (a `LazyMedia` stays lazy)"
+    return p.with_(**kw) if isinstance(p, LazyMedia) else Part({**p, **kw})
+
+_LAZY = 64*1024  # base64 text shorter than this is decoded at once (and checked whole)
+
+def _lazy_uri(s, mt, max_bytes, kw):
+    "A `LazyMedia` for a large base64 data URI (its size checked first), or `None` to read it the eager way"
+    from msgkit.sniff import _data_head
+    s = s.strip()
+    m,i = _data_head(s)
+    raw = s[i+1:]
+    if not m['b64'] or len(raw)<_LAZY or '%' in raw: return None
+    if len(raw)*3//4>max_bytes: raise ValueError(f"This data URI holds about {len(raw)*3//4:,} bytes, over the {max_bytes:,} byte limit: send the file by URL or a provider's file API")
+    return b64_media(raw, mt, said=m['mt'].lower(), **kw)
+
+def b64_media(s:str, mt:str=None, said:str=None, **kw)->Part:
+    "A media part from base64 text `s` (of type `mt`, or `said` where the bytes don't say): decoded and checked when small, else a `LazyMedia` typed by its first bytes"
+    if not isinstance(s, str): raise TypeError(f"b64_media takes base64 text, not {type(s).__name__}")
+    if len(s)<_LAZY or len(s)%4:
+        b = unb64(s, validate=True)
+        return media(b, mt or (None if media_type(b) else said), **kw)
+    head,tail = unb64(s[:352], validate=True),unb64(s[-64:], validate=True)  # both ends valid base64; the head says what it is
+    smt = media_type(head)
+    if mt and smt and smt!=mt and not {media_kind(smt), media_kind(mt)} <= {'audio','video'}: raise ValueError(f"The bytes are {smt}, not {mt}")
+    mt = mt or smt or said
+    kind = media_kind(mt) if mt else None
+    if kind not in ('image','audio','video') and mt!='application/pdf': return media(unb64(s, validate=True), mt, **kw)  # text: checked as UTF-8 now
+    p = LazyMedia(type=kind, mt=mt, **kw)
+    object.__setattr__(p, '_b64', s)
+    return p
+
 
 # %% ../nbs/01_parts.ipynb #d25a7dd0
 def _file_api(ref):
@@ -289,9 +354,10 @@ def chk_role(self:Adapter, m):
 def takes(self:Adapter, p)->bool:
     "Can this API take part `p` as it is (bytes, URL or provider file)?"
     if p.type in ('text','tool_call','tool_result') or 'raw' in p: return True
-    if 'file' in p: return p.get('api')==self.file_api and p.mt in self.media_types.get(p.type, ())
-    if 'url' in p: return p.mt in self.url_mts
-    return p.mt in self.media_types.get(p.type, ())
+    mt = p.get('mt')  # a part without one (a hand-made dict) is taken by no API as it is
+    if 'file' in p: return p.get('api')==self.file_api and mt in self.media_types.get(p.type, ())
+    if 'url' in p: return mt in self.url_mts
+    return mt in self.media_types.get(p.type, ())
 
 @patch
 def chk(self:Adapter, p):
@@ -314,15 +380,69 @@ def measured(n:int, how:str)->int:
     "`n` bytes as an API measures them (`limits`' 'raw' or 'b64': as base64 text)"
     return n if how=='raw' else 4*((n+2)//3)
 
+def _mb(n:int)->str:
+    "`n` bytes in the binary megabytes the providers state their limits in: '5 MB' (5,242,880), '3.75 MB', '500 KB'"
+    if n>=2**20: return f"{n/2**20:.2f}".rstrip('0').rstrip('.') + ' MB'
+    return f"{n/1024:.0f} KB" if n>=1024 else f"{n} bytes"
+
 @patch
 def chk_size(self:Adapter, p):
-    "`p`, if its bytes are within this API's limit for its kind (`limits`: kind -> (bytes, 'raw' or 'b64')); else a clear error"
+    "`p`, if its bytes (`limits`: kind -> (bytes, 'raw' or 'b64')) and, for an image, its pixels (`img_px`) are within this API's limits; else a clear error"
     mx,how = self.limits.get(p.type, (None,None))
-    if not mx or 'data' not in p: return p
+    if 'data' not in p: return p
     n = measured(len(p.data), how)
-    if n>mx: raise ValueError(f"api={self.name!r} takes {p.type}s of at most {mx:,} bytes{' of base64' if how=='b64' else ''}; "
-                              f"this {p.mt} is {n:,}{' as base64' if how=='b64' else ''}{': fit=True downscales it' if p.type=='image' else ''}")
+    if mx and n>mx: raise ValueError(f"api={self.name!r} takes {p.type}s of at most {mx:,} bytes{' of base64' if how=='b64' else ''}; "
+                                     f"this {p.mt} is {n:,}{' as base64' if how=='b64' else ''}{': fit=True downscales it' if p.type=='image' else ''}")
+    if p.type=='image' and self.img_px: self.chk_px([p.data])
     return p
+
+# %% ../nbs/01_parts.ipynb #838080c1
+Adapter.img_px,Adapter.img_px_many = None,None  # the most pixels a side of an image; of each, in a request of more than 20 images
+
+@patch
+def px_limit(self:Adapter, n:int=1):
+    "The most pixels a side this API takes of an image in a request of `n` images (`None`: no limit)"
+    return self.img_px_many if n>20 and self.img_px_many else self.img_px
+
+@patch
+def px_why(self:Adapter, size, n:int=1):
+    "Why an image of `size` (`(w, h)`, or `None` where unknown) is over this API's pixel limit in a request of `n` images; `None` if it isn't"
+    px = self.px_limit(n)
+    if not (px and size and max(size)>px): return None
+    return f"takes images of at most {px:,} pixels a side" + (f" in a request of more than 20 images (this one has {n})" if px!=self.img_px else '')
+
+def _img_payloads(x, mt=''):
+    "The payloads of the images in rendered messages `x`: bytes, base64 text beside an image media type, image data URIs"
+    if isinstance(x, list): return [o for v in x for o in _img_payloads(v)]
+    if not isinstance(x, dict): return []
+    mt = next((x[k] for k in ('media_type','mime_type','mimeType') if isinstance(x.get(k), str)), mt)
+    out = []
+    for k,v in x.items():
+        if isinstance(v, (bytes,bytearray)) and (media_type(v[:64]) or '').startswith('image/'): out.append(bytes(v))
+        elif isinstance(v, str) and (v[:11].lower()=='data:image/' or k=='data' and mt.startswith('image/')): out.append(v)
+        elif isinstance(v, (dict,list)): out += _img_payloads(v, mt)
+    return out
+
+def _img_px(o):
+    "`(w, h)` of an image payload (bytes, base64 text or a data URI) from as little of it as its header needs: a few KB decoded, not megabytes"
+    from msgkit.budget import img_size
+    if isinstance(o, (bytes, bytearray)): return img_size(o)
+    s = o.partition(',')[2] if o[:5].lower()=='data:' else o
+    for n in (4096, 262144, len(s)):  # PNG, GIF, WebP and BMP say it in their first 30 bytes; a JPEG after its EXIF
+        c = s[:min(n, len(s))//4*4]
+        if (size := img_size(unb64(c))) or n>=len(s): return size
+
+@patch
+def chk_px(self:Adapter, imgs:list):
+    "Raise a clear `ValueError` if one of `imgs` (the image payloads of a request) is over this API's pixel limit for that many images"
+    if not self.img_px: return
+    from msgkit.budget import img_size
+    for i,o in enumerate(imgs):
+        try: size = _img_px(o)
+        except Exception: continue  # not base64 after all: the API will say
+        if why := self.px_why(size, len(imgs)):
+            which = f"image {i+1} of {len(imgs)} is" if len(imgs)>1 else "this image is"
+            raise ValueError(f"api={self.name!r} {why}; {which} {size[0]}×{size[1]}: fit=True downscales it")
 
 # %% ../nbs/01_parts.ipynb #c5b5ee6b
 class OneOf(tuple):
@@ -400,7 +520,7 @@ def read_block(self:Adapter, d:dict):
     p = self.parse_block(d)
     if 'raw' in p: return p
     ex = [k for k in self.extra_keys if d.get(k)]
-    return Part({**p, 'native':d, **({'extras':(p.get('extras') or []) + ex} if ex else {})})
+    return with_fields(p, native=d, **({'extras':(p.get('extras') or []) + ex} if ex else {}))
 
 @patch
 def parse_item(self:Adapter, d:dict)->tuple:
@@ -443,13 +563,14 @@ def join(self:Adapter, run:list)->dict:
 
 @patch
 def tidy(self:Adapter, msgs:list)->list:
-    "The finished history: each run of messages that `mergeable` chains joined once"
+    "The finished history: each run of messages that `mergeable` chains joined once, its images within the pixel limits"
     out,run = [],[]
     for o in msgs:
         if run and self.mergeable(run[-1], o): run.append(o); continue
         if run: out.append(run[0] if len(run)==1 else self.join(run))
         run = [o]
     if run: out.append(run[0] if len(run)==1 else self.join(run))
+    if self.img_px: self.chk_px(_img_payloads(out))
     return out
 
 @patch

@@ -14,8 +14,9 @@ from .parts import *
 from .history import *
 from .history import _is_entry, _resp_turns
 from .core import *
-from .core import _adapters, _owner, _role, _content, _parse
+from .core import _adapters, _owner, _role, _parse
 from .parts import _is_pil
+from .display import as_msgs
 
 # %% ../nbs/04_tools.ipynb #15a49dfd
 def _block_part(o):
@@ -65,6 +66,7 @@ def mk_toolres(
     result, # The tool's result (a list of results, with a list of calls)
     api:str='openai', # Target API
     is_error:bool=False, # The tool failed, and `result` says why
+    fit:bool=False, # Downscale and re-encode images the API would refuse (`17_fit`; needs Pillow)
 )->list:
     "The history items that answer `call` with `result`"
     calls,results = (call,result) if isinstance(call, list) else ([call],[result])
@@ -76,7 +78,8 @@ def mk_toolres(
         c = cs[0]
         cid = c['id'] or (next_call_id(seen, c['name'], c['args']) if get_api(api).needs_ids else None)
         ps.append(tool_result_part(cid, _res_parts(r), name=c['name'], is_error=is_error))
-    return [obj(o) for o in _content(ps, get_api(api), 'user', {})]
+    res = render_history([turn('user', ps)], get_api(api), {}, history=False, fit=fit)  # as one message renders (results without their calls kept)
+    return as_msgs([obj(o) for o in res])
 
 # %% ../nbs/04_tools.ipynb #8d704b0f
 def msg_text(x)->str:

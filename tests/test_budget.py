@@ -294,3 +294,14 @@ def test_trim_history_starting_with_the_model():
     for b in (40, 200, 500, 10_000):
         out = trim(hh, b, 'anthropic')
         accept('anthropic', mk_request(out, 'anthropic', model='m'))
+
+@pytest.mark.parametrize('api', APIS)
+def test_trim_returns_a_history(api):
+    "trim returns a History of Msgs for every API, as mk_msgs does (a plain list for Anthropic, Gemini and Bedrock before), system turns kept as they came"
+    from msgkit.display import History, Msg
+    h = [dict(role='system', content='You are a weather bot.')] + loop(6)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        out = trim(h, est_tokens(mk_request(h, api, model=MODEL[api]), api) // 2, api)
+    assert type(out) is History and all(type(o) is Msg for o in out) and out[0]['content'] in ('You are a weather bot.', [{'text': 'You are a weather bot.'}]), out[0]
+    accept(api, mk_request(out, api, model=MODEL[api]))

@@ -115,3 +115,18 @@ def test_fit(tmp_path):
     exe = shutil.which('msgkit', path=str(Path(sys.executable).parent)) or shutil.which('msgkit')
     r = subprocess.run([exe, '--api', 'gemini', f'@{f}'], capture_output=True, text=True)
     assert r.returncode and "can't take image (image/gif)" in r.stderr and '(--fit converts an image to one it takes)' in r.stderr
+
+def test_fit_says_what_changed_plainly(tmp_path):
+    "--fit reports each change on one plain line in the command's own words (it was Python's warning format, saying fit=True)"
+    import io
+    from PIL import Image
+    frames = [Image.new('RGB', (320, 240), c) for c in ('red', 'blue')]
+    b = io.BytesIO(); frames[0].save(b, 'GIF', save_all=True, append_images=frames[1:])
+    f = tmp_path/'anim.gif'; f.write_bytes(b.getvalue())
+    exe = shutil.which('msgkit', path=str(Path(sys.executable).parent)) or shutil.which('msgkit')
+    r = subprocess.run([exe, '--api', 'gemini', '--fit', f'@{f}', 'What is this?'], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    lines = [l for l in r.stderr.splitlines() if 'image/gif' in l]
+    assert len(lines) == 1 and lines[0].startswith('msgkit: ') and '(--fit)' in lines[0], r.stderr
+    assert 'fit=True' not in r.stderr and 'LossWarning' not in r.stderr and 'changed or dropped' not in r.stderr and 'cli.py' not in r.stderr
+    assert 'a 320×240 image/gif of' in lines[0] and 'sent as 320×240 image/png' in lines[0]

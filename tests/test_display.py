@@ -73,7 +73,7 @@ def test_kernel_views(run):
         sizes[src] = n
         assert n<60_000, (src, n)
         imgs = re.findall(r'<img src="data:image/(?:jpeg|png);base64,([A-Za-z0-9+/=]+)"', d['text/html'])
-        assert len(imgs)==1 and len(imgs[0])<=50_000, (src, [len(o) for o in imgs])
+        assert len(imgs)==1 and len(imgs[0])<=24_000, (src, [len(o) for o in imgs])  # about 50 KB an image over both views
         assert len(re.findall(r'!\[[^\]]*\]\(data:image/(?:jpeg|png);base64,', d['text/markdown']))==1, src
         assert '<image/png 5.' in d['text/plain'] or 'Turn(' in d['text/plain'], (src, d['text/plain'][:500])
         for k in ('text/html','text/markdown'): assert '📄 document' in d[k] and '1 page' in d[k], (src, k)
@@ -165,7 +165,7 @@ def test_bounded():
     v = view_html([text_part('x'*50_000)])
     assert len(v)<25_000 and '30,000 more characters not shown' in v
     v = view_html(['y'*20_000]*100)
-    assert len(v)<600_000 and 'more turns not shown' in v
+    assert len(v)<600_000 and re.search(r'… [\d,]+ turns not shown …', v)
     assert len(view_markdown(['y'*20_000]*100))<600_000
 
 def test_citations_and_chips():
@@ -216,3 +216,149 @@ def test_hostile_text_stays_bounded_and_fast():
     assert time.monotonic() - t < 3 and len(html) < 500_000 and '<script' not in html
     big = mk_msg({'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 't', 'name': 'f', 'input': {str(i): i for i in range(100_000)}}]}, api='anthropic')
     assert len(repr(big)) < 60_000 and 'more characters' in repr(big)
+
+
+# Review of #11: regression tests, each failing before its fix
+
+def _noise_png(w, h, mode='RGB'):
+    import io, os
+    from PIL import Image
+    b = io.BytesIO(); Image.frombytes(mode, (w, h), os.urandom(w*h*len(mode))).save(b, 'PNG', compress_level=1); return b.getvalue()
+
+def _formats(x):
+    "What IPython puts in a notebook for `x` as a cell's last line: {mimetype: text}"
+    from IPython.core.interactiveshell import InteractiveShell
+    return InteractiveShell.instance().display_formatter.format(x)[0]
+
+@pytest.mark.parametrize('api', APIS)
+def test_toolres_displays(api):
+    "mk_toolres returns what mk_msgs does: a History of Msgs, bounded in a notebook (it was a list of AttrDicts: 3-7 MB of text)"
+    from msgkit.tools import mk_toolres
+    shot = _noise_png(1000, 800)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        r = mk_toolres(dict(id='call_1', name='screenshot', args={}), [shot], api=api, fit=api in ('anthropic','bedrock'))
+    assert type(r) is History and all(type(o) is Msg for o in r)
+    d = _formats(r)
+    assert {'text/html','text/markdown','text/plain'} <= set(d) and sum(map(len, d.values()))<60_000, {k:len(v) for k,v in d.items()}
+    assert base64.b64encode(shot).decode()[1000:1100] not in ''.join(d.values())
+
+@pytest.mark.parametrize('api', APIS)
+def test_request_displays(api):
+    "as_request: a dict to SDKs, JSON, pickle and deepcopy; a bounded view of its messages and fields in a notebook"
+    from msgkit.core import mk_request
+    from msgkit.display import as_request, Request
+    img = _noise_png(600, 400)
+    def area(w:int, h:int)->int:
+        "The area"
+        return w*h
+    plain = mk_request([[img, 'How big?'], 'Big.', 'Sure?'], api, model='m', system='Be brief.', tools=[area], max_tokens=50)
+    req = as_request(plain)
+    assert isinstance(req, dict) and type(req) is Request and req==plain and dict(**req)==plain
+    assert json.dumps(jsonable(req))==json.dumps(jsonable(plain))
+    for o in (pickle.loads(pickle.dumps(req)), copy.deepcopy(req), req.copy()): assert type(o) is Request and o==plain
+    msgs = next(req[k] for k in ('messages','input','contents') if k in req)
+    assert type(msgs) is History
+    d = _formats(req)
+    assert sum(map(len, d.values()))<60_000 and '1 tool: area' in d['text/html'] and '<img ' in d['text/html'] and 'Be brief.' in d['text/markdown']
+    assert base64.b64encode(img).decode()[500:600] not in ''.join(d.values()) and len(repr(req))<5_000
+
+def test_request_goes_to_the_sdk():
+    "client.messages.create(**as_request(req)) sends what the plain dict sends"
+    httpx = pytest.importorskip('httpx2')
+    anthropic = pytest.importorskip('anthropic')
+    from msgkit.core import mk_request
+    from msgkit.display import as_request
+    bodies = []
+    def handler(r): bodies.append(json.loads(r.content)); return httpx.Response(400, json={'error': {'message':'stop', 'type':'x'}})
+    cli = anthropic.Anthropic(api_key='x', max_retries=0, http_client=httpx.Client(transport=httpx.MockTransport(handler)))
+    req = mk_request(_h(_png()), 'anthropic', model='m', max_tokens=10)
+    for x in (req, as_request(req)):
+        with pytest.raises(Exception, match='stop'): cli.messages.create(**x)
+    assert len(bodies)==2 and bodies[0]==bodies[1]
+
+def test_elide_keeps_text():
+    "Text that only uses base64's letters stays text; payload fields and real base64 go"
+    from msgkit.core import mk_msg
+    dna, col, slug = 'ACGT'*80, '\n'.join(str(i) for i in range(100)), 'my-very-long-file-name_'*12
+    for s in (dna, col, slug):
+        assert s in eval(repr(mk_msg(s, api='anthropic')))['content'], s[:20]
+        assert elide(s)==s
+    v = view_html([turn('assistant', [tool_call_part('c1', 'align', {'seq': dna})])])
+    assert dna in v and '&lt;base64' not in v
+    assert repr(elide(base64.b64encode(bytes(range(256))*2).decode()))=='<base64 512 B>'
+    assert repr(elide(dict(data='QUJD'*20)))=="{'data': <base64 60 B>}"  # a payload field, whatever it looks like
+    assert repr(elide(dict(type='reasoning', encrypted_content='gAAAAB'+'x1Y2'*30)))!=str(dict(type='reasoning', encrypted_content='gAAAAB'+'x1Y2'*30))
+
+def test_markdown_view_escapes():
+    "The Markdown view passes no raw HTML and no javascript: link, from any field"
+    from msgkit.parts import media_url
+    bad = '<img src=x onerror=alert(1)>'
+    cited = dict(role='assistant', content=[dict(type='text', text='ok', citations=[dict(type='char_location', cited_text=bad, document_index=0,
+                 document_title=bad, start_char_index=0, end_char_index=2)])])
+    h = [turn('user', [text_part(f'{bad} [docs](javascript:alert(1)) [a]( javascript:alert(1) "t") </details>'), media_url('https://x.com/a.png"><script>alert(1)</script>', mt='image/png')]),
+         turn('assistant', [tool_call_part('c1', f'**{bad}**', {'a': 1}), text_part('```\nunclosed')]),
+         turn('user', [tool_result_part('c1', [text_part(bad)], name=bad)])]
+    def prose(md): return re.sub(r'(`+)(?!`).*?(?<!`)\1(?!`)', '', re.sub(r'(?ms)^(`{3,}).*?^\1', '', md))  # code is shown literally: safe
+    for x in (h, cited, [turn(bad, [text_part('hi')])]):
+        md = prose(view_markdown(x))
+        assert '<img' not in md and '<script' not in md and '](javascript:' not in md.replace(' ', '') and '</details>' not in md.replace('</details>\n', ''), md
+    assert '[docs]\\(javascript:' in view_markdown(h) and '**b**' in view_markdown(['**b**'])
+
+def test_citations_chat_and_gemini():
+    "Chat Completions' url_citation annotations and Gemini's grounding become footnotes; requests carry neither"
+    from openai.types.chat import ChatCompletion
+    from google.genai import types
+    from msgkit.core import mk_msgs
+    cc = ChatCompletion.model_validate({'id': 'c1', 'object': 'chat.completion', 'created': 1, 'model': 'gpt-4o-search-preview', 'choices': [{'index': 0,
+          'finish_reason': 'stop', 'message': {'role': 'assistant', 'content': 'The sky is blue.', 'annotations': [{'type': 'url_citation',
+          'url_citation': {'url': 'https://ex.com/sky', 'title': 'Sky facts', 'start_index': 0, 'end_index': 16}}]}}]})
+    g = types.GenerateContentResponse.model_validate({'candidates': [{'content': {'role': 'model', 'parts': [{'text': 'The sky is blue.'}]}, 'finish_reason': 'STOP',
+          'grounding_metadata': {'grounding_chunks': [{'web': {'uri': 'https://ex.com/sky', 'title': 'Sky facts'}}],
+                                 'grounding_supports': [{'segment': {'start_index': 0, 'end_index': 16, 'text': 'The sky is blue.'}, 'grounding_chunk_indices': [0]}]}}]})
+    assert view_markdown(cc).endswith('1. [Sky facts](https://ex.com/sky)') and '<sup>[1]</sup>' in view_html(cc)
+    assert view_markdown(g).endswith('1. “The sky is blue.” — [Sky facts](https://ex.com/sky)') and '<sup>[1]</sup>' in view_html(g)
+    assert view_markdown(g.model_dump(mode='json', by_alias=True, exclude_none=True)).endswith('[Sky facts](https://ex.com/sky)')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        for api in APIS:
+            for r in (cc, g):
+                s = json.dumps(jsonable(mk_msgs(['Why?', r], api)), default=repr)
+                assert 'annotations' not in s and 'grounding' not in s, (api, s)
+
+def test_16bit_thumbs():
+    "A 16-bit grey PNG gets a real thumbnail: not clipped white, not missing"
+    import io
+    from PIL import Image, ImageStat
+    display._thumbs.clear()
+    for w,h in ((600, 400), (2000, 1500)):
+        g = Image.linear_gradient('L').resize((w, h)).convert('I').point(lambda v: v*257).convert('I;16')
+        b = io.BytesIO(); g.save(b, 'PNG'); png16 = b.getvalue()
+        mt, t = thumb(png16)
+        im = Image.open(io.BytesIO(t)).convert('L')
+        assert im.getextrema()[0]<10 and 100<ImageStat.Stat(im).mean[0]<155, (w, h, im.getextrema())
+        assert '<img ' in view_html([turn('user', [media(png16)])])
+
+def test_long_view_keeps_both_ends():
+    "Past the budget, the middle turns go: the first turn and the newest ones stay"
+    h = [turn('user', [text_part('FIRST question')])] + [turn('user' if i%2 else 'assistant', [text_part(f'turn {i} ' + 'y'*19_000)]) for i in range(1, 80)] + \
+        [turn('assistant', [text_part('LAST answer')])]
+    for f in (view_html, view_markdown):
+        v = f(h)
+        assert len(v)<600_000 and 'FIRST question' in v and 'LAST answer' in v and 'turn 78 ' in v and re.search(r'… [\d,]+ turns not shown …', v)
+
+def test_image_costs_about_50kb():
+    "One image's output, over all the mimetypes a notebook saves, is about 50 KB at worst (noise)"
+    from msgkit.core import mk_msg
+    display._thumbs.clear()
+    for x in (_noise_png(1800, 1200, 'RGBA'), _noise_png(1600, 1200)):
+        d = _formats(mk_msg([x, 'What is this?'], api='openai'))
+        assert sum(map(len, d.values()))<=52_000, {k:len(v) for k,v in d.items()}
+
+def test_history_slices_stay_history():
+    ms = as_msgs(mk_msgs(_h(_png()) + ['More?'], 'anthropic'))
+    m = ms[0]
+    for o in (ms[1:], ms[:], ms[-2:], ms + [m], [m] + ms, ms.copy(), ms * 2, 2 * ms):
+        assert type(o) is History and isinstance(o, list) and '<img' in o._repr_html_() or type(o) is History and o and 'role' in repr(o)
+    assert ms[1:]==list(ms)[1:] and [m] + ms==[m] + list(ms) and type(ms[0]) is Msg
+    h = ms.copy(); h += [m]; assert type(h) is History and len(h)==len(ms)+1

@@ -1,7 +1,7 @@
 "Fetching, offline: an httpx.MockTransport plays the web."
 import httpx, pytest
 from msgkit import sample, media_type
-from msgkit.fetch import fetch, FetchError
+from msgkit.fetch import fetch, FetchError, fetch_part
 import importlib
 FM = importlib.import_module('msgkit.fetch')  # the module (msgkit.fetch is the function)
 
@@ -63,9 +63,21 @@ def test_client_left_open(cli):
     assert not cli.is_closed
 
 # ---------------------------------------------------------------- a fetch that leaks nothing, against local servers
-import ipaddress, threading, time
+import ipaddress, threading, time, gzip, zlib, socket, inspect, tracemalloc
+from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from msgkit import mk_msg
+from msgkit import mk_msg, Part
+_dns = FM._lookup  # the real lookup (conftest swaps in a fake one for each test)
+
+@cache
+def bomb(layers):
+    "256 MB of zeros, gzipped `layers` times: 1.1 MB, or 3 KB twice over"
+    c = zlib.compressobj(1, zlib.DEFLATED, 31)
+    b = b''.join(c.compress(bytes(1<<20)) for _ in range(256)) + c.flush()
+    return b if layers==1 else gzip.compress(b)
+
+try: import zstandard; zpng = zstandard.ZstdCompressor().compress(png)
+except ImportError: zpng = b'(zstd)'
 
 class Handler(BaseHTTPRequestHandler):
     seen = []
@@ -73,8 +85,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         Handler.seen.append((self.server.server_port, self.path, dict(self.headers)))
         p = self.path
-        if p.startswith('/to/'):  # /to/<port>/<path>: a redirect to another local origin
-            _, _, port, rest = p.split('/', 3)
+        if p.startswith('/to/'):  # /to/<port>/<path>: a redirect to another local origin (without this URL's query)
+            _, _, port, rest = p.split('?')[0].split('/', 3)
             self.send_response(302); self.send_header('Location', f'http://127.0.0.1:{port}/{rest}'); self.end_headers(); return
         if p == '/same': self.send_response(302); self.send_header('Location', '/png'); self.end_headers(); return
         if p == '/nolocation': self.send_response(302); self.end_headers(); return
@@ -93,10 +105,19 @@ class Handler(BaseHTTPRequestHandler):
                 try: self.wfile.write(b'x'); self.wfile.flush(); time.sleep(0.25)
                 except OSError: return
             return
-        if p == '/json':
-            b = b'{"instance-id": "i-0123", "iam": "secret"}'
-            self.send_response(200); self.send_header('Content-Type', 'application/json'); self.send_header('Content-Length', str(len(b))); self.end_headers(); self.wfile.write(b); return
+        if p == '/json': return self.reply(b'{"instance-id": "i-0123", "iam": "secret"}', 'application/json')
+        if p in ('/bomb', '/bomb2'): return self.reply(bomb(int(p[5:] or 1)), Content_Encoding='gzip' if p=='/bomb' else 'gzip, gzip')
+        if p == '/gz': return self.reply(gzip.compress(png), Content_Encoding='gzip')
+        if p == '/deflate': return self.reply(zlib.compress(png), Content_Encoding='deflate')
+        if p == '/zstd': return self.reply(zpng, Content_Encoding='zstd')
+        if p == '/html': return self.reply(b'<html>internal</html>', 'text/html')
         self.send_response(200); self.send_header('Content-Length', str(len(png))); self.end_headers(); self.wfile.write(png)
+    def reply(self, b, ct='image/png', **hs):
+        self.send_response(200); self.send_header('Content-Type', ct); self.send_header('Content-Length', str(len(b)))
+        for k, v in hs.items(): self.send_header(k.replace('_', '-'), v)
+        self.end_headers()
+        try: self.wfile.write(b)
+        except OSError: pass  # the client stopped reading
 
 @pytest.fixture(scope='module')
 def servers():
@@ -182,3 +203,102 @@ def test_dns_rebinding_refused_at_connect(servers, monkeypatch):
 def test_ipv6_forms_carrying_private_ipv4():
     for u in ('http://[::127.0.0.1]/x', 'http://[64:ff9b::a9fe:a9fe]/x', 'http://[2002:7f00:1::]/x', 'http://[::ffff:0:7f00:1]/x', 'http://[::ffff:a9fe:a9fe]/x'):
         with pytest.raises(FetchError, match='private, loopback or link-local'): fetch(u)
+
+# ---------------------------------------------------------------- review of #10: bounded decoding, stopping, what is sent, claims, messages
+def test_decoded_bytes_bounded(servers):
+    "A 3 KB body that gunzips twice to 256 MB (and a 1.1 MB one that gunzips once): refused at the limit, with a few MB at most held"
+    a, _ = servers
+    bomb(2)
+    tracemalloc.start()
+    try:
+        t = time.monotonic()
+        with pytest.raises(FetchError, match=f'{a}/bomb2 is over the 1,000,000 byte limit'): fetch(f'{a}/bomb2', allow_private=True, max_bytes=1_000_000)
+        with pytest.raises(FetchError, match=f'{a}/bomb is over the 2,000,000 byte limit'): fetch(f'{a}/bomb', allow_private=True, max_bytes=2_000_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally: tracemalloc.stop()
+    assert peak < 16_000_000 and time.monotonic() - t < 5, (peak, time.monotonic() - t)
+    assert fetch(f'{a}/gz', allow_private=True).data == png and fetch(f'{a}/deflate', allow_private=True).data == png
+
+def test_only_codings_msgkit_decodes(servers):
+    "msgkit asks for gzip and deflate only, and refuses a coding it can't decode a bounded step at a time"
+    a, _ = servers
+    Handler.seen.clear()
+    with pytest.raises(FetchError, match=f'GET {a}/zstd: the server sent Content-Encoding zstd'): fetch(f'{a}/zstd', allow_private=True)
+    assert {k.lower(): v for k, v in Handler.seen[0][2].items()}['accept-encoding'] == 'gzip, deflate'
+    Handler.seen.clear()
+    with httpx.Client() as c:  # a client of the caller's too (httpx's default asks for zstd and br when they are installed)
+        with pytest.raises(FetchError, match='Content-Encoding zstd'): fetch(f'{a}/zstd', client=c, allow_private=True)
+    assert {k.lower(): v for k, v in Handler.seen[0][2].items()}['accept-encoding'] == 'gzip, deflate'
+
+def test_worker_stops_at_the_deadline(servers):
+    "After a timeout nothing goes on: the worker stops, and the connection it opened on the caller's client is shut"
+    a, _ = servers
+    before = set(threading.enumerate())
+    left = lambda: [o for o in threading.enumerate() if o not in before and 'process_request' not in o.name]
+    with httpx.Client() as c:  # not closed by fetch, so only msgkit's own stopping ends the worker
+        with pytest.raises(FetchError, match='timed out'): fetch(f'{a}/drip-headers', client=c, timeout=1, allow_private=True)
+        t = time.monotonic()
+        while left() and time.monotonic() - t < 2: time.sleep(0.05)
+        assert not left(), left()  # the headers would drip for 17 s more
+
+def test_params_and_key_headers_stay_home(servers):
+    "A client's params (an API key in the query) and credential-like headers go only to their own origin"
+    a, b = servers
+    bport = b.rsplit(':', 1)[1]
+    hs = {'x-api-key': 'sk-ant-S', 'x-goog-api-key': 'AIzaS', 'api-key': 'az-S', 'X-Auth-Token': 't', 'X-Client-Secret': 's',
+          'Private-Token': 'p', 'Proxy-Authorization': 'Basic x', 'X-Trace': 'kept'}
+    Handler.seen.clear()
+    with httpx.Client(params={'key': 'AIzaSECRET'}, headers=hs) as c:
+        assert fetch(f'{a}/to/{bport}/png', client=c, allow_private=True).data == png
+    (_, p1, h1), (port2, p2, h2) = Handler.seen
+    low = lambda h: {k.lower() for k in h}
+    assert 'key=AIzaSECRET' in p1 and low(hs) <= low(h1)  # the origin they were meant for
+    assert port2 == int(bport) and p2 == '/png' and low(h2) & low(hs) == {'x-trace'}
+
+def test_part_fields_are_not_fetch_options(servers):
+    "A part's allow_private, max_bytes and timeout are data: only the caller's options count"
+    a, _ = servers
+    sneaky = Part(type='document', url=f'{a}/html', mt='text/html', allow_private=True, max_bytes=1, timeout=0.001, title='T')
+    with pytest.raises(FetchError, match='private, loopback'): fetch_part(sneaky)
+    p = fetch_part(sneaky, dict(allow_private=True))  # the caller allows it; the part's max_bytes and timeout don't apply
+    assert p.data == b'<html>internal</html>' and p.title == 'T' and 'url' not in p
+    with pytest.raises(TypeError, match="not 'expect'"): fetch_part(sneaky, dict(expect='image'))
+
+def test_mk_msg_part_fields_are_not_fetch_options(servers):
+    a, _ = servers
+    blk = {'type': 'document', 'url': f'{a}/html', 'mt': 'text/html', 'allow_private': True}
+    with pytest.raises(FetchError, match='private, loopback'): mk_msg([blk, 'x'], api='bedrock', fetch=True)
+    img = {'type': 'image', 'url': f'{a}/png', 'mt': 'image/png', 'max_bytes': 1, 'timeout': 0.001}
+    assert mk_msg([img, 'x'], api='bedrock', fetch=dict(allow_private=True))['content'][0]['image']['source']['bytes'] == png
+
+def test_pdf_claim_checked(servers):
+    "A document claimed as a PDF must be one: JSON or HTML in its place is refused, naming the URL, the claim and what came"
+    a, _ = servers
+    for path, got in (('json', 'application/json'), ('html', 'text/html')):
+        with pytest.raises(FetchError, match=f'{a}/{path} claims to be application/pdf, but it sent {got}'):
+            fetch_part(Part(type='document', url=f'{a}/{path}', mt='application/pdf'), dict(allow_private=True))
+        with pytest.raises(FetchError, match='claims to be application/pdf'): fetch(f'{a}/{path}', allow_private=True, expect='application/pdf')
+    assert fetch_part(Part(type='document', url=f'{a}/html', mt='text/html'), dict(allow_private=True)).mt == 'text/html'  # no PDF claimed
+
+def test_url_blocks_claiming_pdf(servers, monkeypatch):
+    "An Anthropic URL document (a PDF by the API's definition) and an OpenAI file_url, rendered where they must be fetched"
+    a, _ = servers
+    monkeypatch.setattr(FM, '_chk_host', lambda u, allow: None)  # as if the server were public
+    for blk in ({'type': 'document', 'source': {'type': 'url', 'url': f'{a}/json'}}, {'type': 'input_file', 'file_url': f'{a}/json'}):
+        for api in ('bedrock', 'openai_chat'):
+            with httpx.Client() as c:
+                with pytest.raises(FetchError, match=f'{a}/json claims to be application/pdf, but it sent application/json'):
+                    mk_msg([blk, 'Summarise'], api=api, fetch=c)
+
+def test_every_error_names_the_url(servers, cli, monkeypatch):
+    "Hosts that don't resolve, the connect-time check, and a redirect hop's refusal (which names the URL asked for too)"
+    a, _ = servers
+    with pytest.raises(FetchError, match=r'169\.254\.169\.254/latest/meta-data/ is on a private.*\(fetching https://example\.com/meta\)'):
+        fetch('https://example.com/meta', client=cli)
+    def nodns(*a, **kw): raise socket.gaierror(-2, 'Name or service not known')
+    monkeypatch.setattr(FM, '_lookup', _dns); monkeypatch.setattr(socket, 'getaddrinfo', nodns)
+    with pytest.raises(FetchError, match=r"http://nowhere\.test/x: can't resolve 'nowhere\.test'"): fetch('http://nowhere.test/x')
+    answers = iter([ipaddress.ip_address('93.184.215.14'), ipaddress.ip_address('127.0.0.1')])
+    monkeypatch.setattr(FM, '_lookup', lambda host: [next(answers)])
+    u = f"http://rebind.test:{a.rsplit(':', 1)[1]}/json"
+    with pytest.raises(FetchError, match=f'GET {u}: rebind.test resolves to a private address at connect time'): fetch(u)

@@ -5,6 +5,7 @@ import io, os, warnings
 import pytest
 from PIL import Image
 from msgkit import *
+from msgkit.tools import mk_toolres
 import msgkit.fit
 from oracle import check, rules_images
 
@@ -87,8 +88,8 @@ def test_recommended_size_and_formats():
 def test_more_than_20_images_anthropic():
     "'If you submit more than 20 images in one request', 2000 x 2000 px: the oracle fails them as they are, fit=True fits them"
     ims = [enc(Image.new('RGB', (3000, 2000), (i, 0, 0)), 'JPEG') for i in range(21)]
-    plain = mk_msgs([ims + ['Compare them.']], 'anthropic')
-    with pytest.raises(AssertionError, match='over 2000 px'): rules_images('anthropic', plain)
+    with pytest.raises(ValueError, match=r"api='anthropic' takes images of at most 2,000 pixels a side in a request of more than 20 images.*fit=True"):
+        mk_msgs([ims + ['Compare them.']], 'anthropic')  # refused as they are, as the API would refuse them
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         fitted = mk_msgs([ims + ['Compare them.']], 'anthropic', fit=True)
@@ -115,7 +116,7 @@ def test_fit_through_every_entry_point():
 def test_without_pillow(monkeypatch):
     "Without Pillow the error names the limit and the extra; images that fit need no Pillow"
     monkeypatch.setattr(msgkit.fit, '_pil', lambda data: None)
-    with pytest.raises(ValueError, match=r"api='anthropic' takes images of at most 5.2 MB of base64.*pip install 'msgkit\[images\]'"):
+    with pytest.raises(ValueError, match=r"api='anthropic' takes images of at most 5 MB of base64.*pip install 'msgkit\[images\]'"):
         mk_msg([PHOTOS['jpeg']], api='anthropic', fit=True)
     with pytest.raises(ValueError, match=r"api='gemini' takes no image/gif .*msgkit\[images\]"): mk_msg([PHOTOS['gif']], api='gemini', fit=True)
     small = enc(Image.new('RGB', (64, 48)), 'PNG')
@@ -137,3 +138,90 @@ def test_animated_gif_without_timing():
     assert the_image('openai', m)[0] == 'image/png'
     static = enc(Image.new('RGB', (64, 64), 'red'), 'GIF')
     assert fit_msg(static, 'openai')[0] == mk_msg([static, 'Describe this photo.'], api='openai')
+
+# Review of #11: regression tests, each failing before its fix
+
+def test_one_frame_gif_without_pillow():
+    "A one-frame GIF is not animated, Pillow or not: its blocks are counted, not guessed at from a byte pattern"
+    import subprocess, sys
+    rnd = __import__('random').Random(1)
+    ims = [enc(Image.frombytes('L', (60, 40), rnd.randbytes(2400)), 'GIF') for _ in range(200)]
+    assert not any(msgkit.fit._animated(o) for o in ims) and sum(o.count(b'\x00\x2c') > 1 for o in ims)  # the old guess misfired on some
+    assert msgkit.fit._animated(PHOTOS['gif']) and msgkit.fit._gif_frames(PHOTOS['gif'], most=10) == 3
+    red = enc(Image.new('RGB', (300, 200), 'red'), 'GIF')
+    code = ("import sys; sys.modules['PIL'] = None\nfrom msgkit import mk_msg\n"
+            f"g = {red!r}\nassert mk_msg([g, 'What?'], api='openai', fit=True) == mk_msg([g, 'What?'], api='openai'); print('ok')")
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
+    assert r.stdout.strip() == 'ok', r.stderr
+
+@pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
+def test_toolres_fit(api):
+    "mk_toolres takes fit= as mk_msg does; without it, the error's advice (fit=True) can be followed"
+    call = dict(id='call_1', name='camera', args={})
+    with pytest.raises(ValueError, match='fit=True'): mk_toolres(call, [PHOTOS['jpeg']], api=api)
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter('always')
+        r = mk_toolres(call, ['The camera shows:', PHOTOS['jpeg']], api=api, fit=True)
+    check(api, [mk_msg('Take a photo', api=api), mk_msg({'role':'assistant', 'content':[{'type':'tool_use', 'id':'call_1', 'name':'camera', 'input':{}}]}, api=api), *r])
+    (mt, b, _), = rules_images(api, r)
+    assert Image.open(io.BytesIO(b)).size == (1568, 1176) and any(issubclass(w.category, LossWarning) for w in ws)
+
+def jpg(w, h): return enc(Image.new('RGB', (w, h), 'white'), 'JPEG')
+
+def test_pixel_limits_without_fit():
+    "Without fit=True an image over the API's pixel limit is refused with the limit, the API and fit=True named (it was sent)"
+    tall = jpg(1000, 9000)
+    for api in ('anthropic', 'bedrock'):
+        with pytest.raises(ValueError, match=rf"api='{api}' takes images of at most 8,000 pixels a side; this image is 1000×9000: fit=True"):
+            mk_msg([tall, 'Read this'], api=api)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            rules_images(api, [mk_msg([tall, 'Read this'], api=api, fit=True)])
+    mk_msg([tall, 'Read this'], api='openai')  # no such limit there
+    wide = [jpg(2500, 1500) for _ in range(21)]
+    msg = r"api='anthropic' takes images of at most 2,000 pixels a side in a request of more than 20 images \(this one has 21\); image 1 of 21 is 2500×1500: fit=True"
+    with pytest.raises(ValueError, match=msg): mk_msgs([wide + ['Compare']], 'anthropic')
+    with pytest.raises(ValueError, match=msg): mk_msgs([wide[:11] + ['Compare'], 'Sure.', wide[11:] + ['And these?']], 'anthropic')  # counted over the request
+    with pytest.raises(ValueError, match=msg): mk_request([wide + ['Compare']], 'anthropic', model='m', max_tokens=10)
+    mk_msgs([wide[:20] + ['Compare']], 'anthropic')
+    blk = dict(type='image', source=dict(type='base64', media_type='image/jpeg', data=__import__('base64').b64encode(tall).decode()))
+    with pytest.raises(ValueError, match='8,000 pixels'): mk_msgs([{'role':'user', 'content':[blk, {'type':'text', 'text':'Read'}]}], 'anthropic')  # passed through as it is: still checked
+
+def test_grey_stays_grey():
+    "A 16-bit grey scan fits as 8-bit L at Claude's recommended size (RGB made it 3 times bigger, so it was shrunk to 1254 px)"
+    g16 = enc(Image.frombytes('I;16', (2000, 1500), os.urandom(2000 * 1500 * 2)), 'PNG', optimize=True)
+    la = enc(Image.frombytes('LA', (3000, 2000), os.urandom(3000 * 2000 * 2)), 'PNG')
+    for api in ('anthropic', 'bedrock'):
+        m, _ = fit_msg(g16, api)
+        im = Image.open(io.BytesIO(the_image(api, m)[1]))
+        assert (im.mode, im.size) == ('L', (1568, 1176)), (api, im.mode, im.size)
+    m, _ = fit_msg(la, 'anthropic')
+    assert Image.open(io.BytesIO(the_image('anthropic', m)[1])).mode == 'LA'
+
+def test_icc_profile_kept():
+    "A photo's ICC profile (a phone's Display P3) travels with the re-encoded pixels; a CMYK profile is applied, not pasted on RGB"
+    from PIL import ImageCms
+    icc = ImageCms.ImageCmsProfile(ImageCms.createProfile('sRGB')).tobytes()
+    x = enc(noise('RGB', 3000, 2250), 'JPEG', quality=95, icc_profile=icc)
+    for api in ('anthropic', 'bedrock'):
+        m, losses = fit_msg(x, api)
+        assert losses and Image.open(io.BytesIO(the_image(api, m)[1])).info.get('icc_profile') == icc, api
+    png = enc(noise('RGBA', 1800, 1200), 'PNG', icc_profile=icc)
+    m, _ = fit_msg(png, 'anthropic')
+    assert Image.open(io.BytesIO(the_image('anthropic', m)[1])).info.get('icc_profile') == icc
+
+def test_decompression_bomb_message():
+    "A huge image is too large to decode safely, with its pixel count (it said: convert it to PNG first, of a PNG)"
+    x = enc(Image.new('L', (14000, 14000), 255), 'PNG')
+    with pytest.raises(ValueError, match=r"this 14000×14000 image/png is too large to decode safely \(196,000,000 pixels, over Pillow's decompression-bomb limit"):
+        mk_msg([x, 'What is this?'], api='anthropic', fit=True)
+
+def test_limits_in_providers_megabytes(monkeypatch):
+    "5 MB and 3.75 MB, as Anthropic and Bedrock document them (5,242,880 and 3,932,160 bytes), not 5.2 MB and 3.9 MB"
+    from msgkit.parts import _mb
+    assert (_mb(5_242_880), _mb(3_932_160), _mb(20 * 2**20), _mb(512 * 1024)) == ('5 MB', '3.75 MB', '20 MB', '512 KB')
+    m, losses = fit_msg(PHOTOS['jpeg'], 'anthropic')
+    assert 'at most 5 MB of base64; resized and sent as 1568×1176 image/jpeg' in losses[0]['why'] and losses[0]['what'].endswith('as it was'), losses
+    monkeypatch.setattr(msgkit.fit, '_pil', lambda data: None)
+    with pytest.raises(ValueError, match=r"api='bedrock' takes images of at most 3.75 MB; this image/jpeg doesn't fit: fit=True resizes it with Pillow"):
+        mk_msg([PHOTOS['jpeg']], api='bedrock', fit=True)

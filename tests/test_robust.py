@@ -167,7 +167,8 @@ def test_twin_calls_get_distinct_ids(api):
 def test_errors_inside_a_raise_are_explained():
     "A TypeError raised while building msgkit's own message (an f-string indexing a bad value) is explained, not passed as msgkit's"
     with pytest.raises(TypeError, match=r"media_url\(s=\.\.\., api=None\) can't use s, a int: .* It takes an http\(s\) URL"): media_url(5, 'image/png')
-    with pytest.raises(TypeError, match=r"mk_request\(.*api='anthropic'\)"): mk_request(['hi'], 'anthropic', model='c', reasoning=2000, max_tokens='4000')
+    with pytest.raises(TypeError, match=r"mk_request's max_tokens is a positive int .*api='anthropic'.*not '4000'"):
+        mk_request(['hi'], 'anthropic', model='c', reasoning=2000, max_tokens='4000')
 
 def test_an_error_that_will_not_print():
     "An input whose error message can't be made still gets a clear error"
@@ -183,3 +184,15 @@ def test_tool_arguments_nested_too_deep(api):
     fc = {'type': 'function_call', 'call_id': 'c1', 'name': 'f', 'arguments': '{"a":' * 89 + '1' + '}' * 89}
     out = mk_msgs(['hi', fc], api)
     assert mk_msgs(out, api) == out  # within the limit: read back as it came
+
+@pytest.mark.parametrize('api', ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock'])
+def test_request_numbers(api):
+    "A token count, a temperature or a reasoning option of the wrong type is named, with the API"
+    for kw, msg in [(dict(max_tokens='4000'), "max_tokens is a positive int"),                     (dict(max_tokens=True), "max_tokens is a positive int"), (dict(temperature='hot'), "temperature is a number"),
+                    (dict(top_p=[1]), "top_p is a number"), (dict(reasoning=[1]), "reasoning is an effort"), (dict(reasoning=True), "reasoning is an effort")]:
+        with pytest.raises(TypeError, match=f"mk_request's {msg}.*api='{api}'"): mk_request(['hi'], api, model='m', **kw)
+    with pytest.raises(ValueError, match=f"mk_request's max_tokens is a positive int.*api='{api}'.*not 0"): mk_request(['hi'], api, model='m', max_tokens=0)
+
+def test_hand_made_part_without_a_media_type():
+    "A neutral part dict without `mt` gets the API's clear refusal, not an AttributeError from inside"
+    with pytest.raises(ValueError, match="api='bedrock' can't take image"): mk_msg({'type': 'image', 'url': 'https://example.com/a.png'}, api='bedrock')

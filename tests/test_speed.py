@@ -1,5 +1,5 @@
 """The fast paths give what the full path gives: the same messages, of the same types, for every API."""
-import importlib, random, warnings
+import base64, importlib, random, warnings
 import pytest
 from msgkit import mk_msgs, apis, get_api
 from oracle import check
@@ -124,3 +124,37 @@ def test_unb64_validates_what_it_remembers():
     s = 'A' * 40_000 + '!!!!'
     sniff.unb64(s)
     with pytest.raises(binascii.Error): sniff.unb64(s, validate=True)
+
+def test_stored_base64_history_is_not_decoded(monkeypatch):
+    "A history in Anthropic's or OpenAI's form loaded from JSON each turn goes back to its own API without decoding a payload; to another API, decoded once, the same bytes"
+    import base64, json, os
+    from msgkit import mk_msgs, read_history, jsonable
+    png = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==')
+    imgs = [png[:33] + os.urandom(300_000) + png[33:] for _ in range(3)]  # big "PNGs": a real header, noise
+    h = [[imgs[0], 'What is this?'], 'Noise.', [imgs[1], imgs[2], 'And these?']]
+    real, big = sniff.unb64, []
+    def counting(s, validate=False):
+        if len(s) > 100_000: big.append(len(s))
+        return real(s, validate)
+    for api in ('anthropic', 'openai', 'openai_chat'):
+        js = json.dumps(jsonable(mk_msgs(h, api)))
+        monkeypatch.setattr(sniff, 'unb64', counting)
+        for mod in ('msgkit.parts', 'msgkit.history'): monkeypatch.setattr(importlib.import_module(mod), 'unb64', counting, raising=False)
+        big.clear()
+        out = mk_msgs(json.loads(js), api)
+        assert json.dumps(jsonable(out), sort_keys=True) == json.dumps(json.loads(js), sort_keys=True) and not big, (api, big)  # the same request, nothing decoded
+        g = mk_msgs(json.loads(js), 'gemini')  # another API needs the bytes: each decoded once
+        assert [p['inline_data']['data'] for m in g for p in m['parts'] if 'inline_data' in p] == imgs and len(big) == 3
+        ps = [p for t in read_history(json.loads(js), ad=get_api(api)) for p in t.parts if p.type == 'image']
+        assert [p.data for p in ps] == imgs and json.loads(json.dumps(jsonable(ps)))  # a lazy part is a part: its data there when read
+        monkeypatch.undo()
+
+def test_lazy_part_checks_its_base64():
+    "A large block whose base64 is broken at either end is refused at once; one broken in the middle when its bytes are read"
+    from msgkit import mk_msgs
+    good = base64.b64encode(b'\x89PNG\r\n\x1a\n' + bytes(200_000)).decode()
+    block = lambda d: [dict(role='user', content=[dict(type='image', source=dict(type='base64', media_type='image/png', data=d)), dict(type='text', text='?')])]
+    for bad in ('!' + good[1:], good[:-4] + '!!!!', good[:-1]):
+        with pytest.raises(ValueError): mk_msgs(block(bad), 'anthropic')
+    mid = good[:100_000] + '!!!!' + good[100_004:]
+    with pytest.raises(ValueError): mk_msgs(block(mid), 'gemini')

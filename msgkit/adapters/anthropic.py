@@ -240,8 +240,8 @@ def parse_block(self:AnthropicAdapter, d):
     if t not in ('image','document'): return opaque_part('anthropic', d, 'thinking' if 'thinking' in t else 'opaque')
     if t in ('image','document'):
         st = src.get('type')
-        if st=='base64': p = media(unb64(src['data']), src.get('media_type'))
-        elif st=='url': p = media_url(src['url'], mt=url_type(src['url']) or ('image/png' if t=='image' else 'application/pdf'))
+        if st=='base64': p = b64_media(src['data'], src.get('media_type'))  # '!!!' is no image; a large one decoded when read
+        elif st=='url': p = media_url(src['url'], mt=(url_type(src['url']) or 'image/png') if t=='image' else 'application/pdf')  # a URL document is a PDF (URLPDFSource)
         elif st=='text': p = Part(type='document', mt=src.get('media_type', 'text/plain'), text=src['data'])
         elif st=='content': p = Part(type='document', mt='text/plain', chunks=[o['text'] for o in src['content'] if o.get('type')=='text'])
         elif st=='file': p = provider_file(src['file_id'], src.get('media_type') or ('image/png' if t=='image' else 'application/pdf'), api='anthropic')

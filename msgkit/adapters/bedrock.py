@@ -216,7 +216,7 @@ def parse_block(self:BedrockAdapter, d):
         if 's3Location' in src: return Part(type=k, mt=mt, file=src['s3Location']['uri'], api='bedrock')
         if 'content' in src: p = Part(type='document', mt='text/plain', chunks=[o['text'] for o in src['content']])
         elif 'text' in src: p = Part(type='document', mt='text/plain', text=src['text'])
-        else: p = media(src['bytes'] if isinstance(src['bytes'], bytes) else base64.b64decode(src['bytes']), mt)
+        else: p = media(src['bytes'] if isinstance(src['bytes'], bytes) else base64.b64decode(src['bytes'], validate=True), mt)
         if k=='document':
             p.title = v.get('name')
             if v.get('context'): p.context = v['context']
@@ -235,7 +235,7 @@ def join(self:BedrockAdapter, run): return dict(role=run[0]['role'], content=[o 
 
 def _blob(b, k='bytes'):
     "Bytes that went through JSON come back as base64 text: make them bytes again (botocore would encode text twice)"
-    if isinstance(b.get(k), str): b[k] = base64.b64decode(b[k])
+    if isinstance(b.get(k), str): b[k] = base64.b64decode(b[k], validate=True)
 
 def _fix_blobs(blocks):
     for o in blocks:

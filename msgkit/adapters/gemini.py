@@ -365,16 +365,41 @@ def _unb64(d):
         if blob and isinstance(blob.get('data'), str): blob['data'] = _b(blob['data'])
     return d
 
+def _grounded(d, gm):
+    "Content `d` with the candidate's `grounding_metadata` `gm` (its sources), where it has any"
+    return {**d, 'grounding_metadata':gm} if isinstance(gm, dict) and _g(gm, 'grounding_chunks') else d
+
 @patch
 def items(self:GeminiAdapter, x):
-    "History items from a google-genai `GenerateContentResponse` (or its `model_dump()`), else `None`"
+    "History items from a google-genai `GenerateContentResponse` (or its `model_dump()`), else `None`; a grounded answer keeps its sources"
     if isinstance(x, dict):
         if not isinstance(x.get('candidates'), list) and not _g(x, 'prompt_feedback'): return None
-        c = (x.get('candidates') or [{}])[0].get('content') or {}
-        return [_unb64(drop_none(c))] if c.get('parts') else []
+        c0 = (x.get('candidates') or [{}])[0]
+        c = c0.get('content') or {}
+        return [_grounded(_unb64(drop_none(c)), _g(c0, 'grounding_metadata'))] if c.get('parts') else []
     if not type(x).__module__.startswith('google.genai') or not hasattr(x, 'candidates'): return None
     if not x.candidates or not x.candidates[0].content or not x.candidates[0].content.parts: return []
-    return [x.candidates[0].content.model_dump(exclude_none=True)]
+    gm = x.candidates[0].grounding_metadata
+    return [_grounded(x.candidates[0].content.model_dump(exclude_none=True), gm.model_dump(exclude_none=True) if gm else None)]
+
+@patch
+def fix_item(self:GeminiAdapter, d):
+    "Content as requests take it: without the sources `items` kept (a `Content` has no such field)"
+    return {k:v for k,v in d.items() if k not in ('grounding_metadata','groundingMetadata')} if 'parts' in d else d
+
+@patch
+def citations(self:GeminiAdapter, d):
+    "A grounded answer's sources (its `grounding_metadata`): each chunk's title and URL, quoting the first text it supports"
+    gm = _g(d, 'grounding_metadata')
+    if not isinstance(gm, dict): return []
+    quotes = {}
+    for s in _g(gm, 'grounding_supports') or []:
+        for i in _g(s, 'grounding_chunk_indices') or []: quotes.setdefault(i, (_g(s, 'segment') or {}).get('text') or '')
+    out = []
+    for i,c in enumerate(_g(gm, 'grounding_chunks') or []):
+        w = next((v for k,v in c.items() if isinstance(v, dict)), {}) if isinstance(c, dict) else {}  # `web`, `retrieved_context`, `maps`
+        out.append((quotes.get(i, ''), str(w.get('title') or w.get('domain') or w.get('uri') or ''), w.get('uri')))
+    return out
 
 @patch
 def tidy(self:GeminiAdapter, msgs):

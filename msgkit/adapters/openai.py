@@ -311,7 +311,7 @@ def parse_block(self:OpenAIAdapter, d):
         u = d['image_url']
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
     if t=='input_file' and d.get('file_data'):
-        return media(d['file_data'] if is_data_uri(d['file_data']) else unb64(d['file_data']), filename=d.get('filename'))
+        return media(d['file_data'] if is_data_uri(d['file_data']) else unb64(d['file_data'], validate=True), filename=d.get('filename'))
     if t=='input_file' and d.get('file_url'): return media_url(d['file_url'], mt=url_type(d['file_url']) or 'application/pdf')
     if t in ('input_file','input_image') and d.get('file_id'):
         return provider_file(d['file_id'], 'image/png' if t=='input_image' else 'application/pdf', api='openai')

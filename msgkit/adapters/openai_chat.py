@@ -223,9 +223,9 @@ def owns_item(self:OpenAIChatAdapter, d):
 
 @patch
 def fix_item(self:OpenAIChatAdapter, d):
-    "An assistant message as requests take it: no empty response-only `annotations`, `audio` as its id, `content` always there"
+    "An assistant message as requests take it: no response-only `annotations` (requests have no such field), `audio` as its id, `content` always there"
     if d.get('role')!='assistant': return d
-    d = {k:v for k,v in d.items() if k!='annotations' or v}
+    d = {k:v for k,v in d.items() if k!='annotations'}
     if isinstance(d.get('audio'), dict): d['audio'] = dict(id=d['audio']['id'])
     return {'content':None, **d}
 
@@ -251,6 +251,7 @@ def items(self:OpenAIChatAdapter, x):
     # compatible servers' reasoning fields stay, for the compat reader: `reasoning_content` (DeepSeek, vLLM), `reasoning_details` (OpenRouter)
     res = {k:v for k,v in m.items() if k in ('role','content','tool_calls','refusal','name','reasoning_content','reasoning','reasoning_details','thinking_blocks')}
     if m.get('audio'): res['audio'] = dict(id=m['audio']['id'])
+    if m.get('annotations'): res['annotations'] = m['annotations']  # web search's citations, for `citations` (`fix_item` drops them from requests)
     if 'content' not in res: res['content'] = None
     return [res] if res['content'] or res.get('tool_calls') or res.get('refusal') or res.get('audio') else []
 
@@ -266,6 +267,16 @@ def finish(self:OpenAIChatAdapter, r):
     f = r['choices'][0].get('finish_reason') if r.get('choices') else None
     if f=='stop' and (r['choices'][0].get('message') or {}).get('refusal'): return 'refusal'
     return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call', content_filter='content_filter').get(f, f and 'other')
+
+# %% ../../nbs/12_openai_chat.ipynb #1bcdf67a
+@patch
+def citations(self:OpenAIChatAdapter, d):
+    "An assistant message's `annotations`: each `url_citation`'s title and URL"
+    out = []
+    for a in d.get('annotations') if isinstance(d.get('annotations'), list) else []:
+        c = a.get('url_citation') if isinstance(a, dict) else None
+        if isinstance(c, dict): out.append(('', str(c.get('title') or c.get('url') or ''), c.get('url')))
+    return out
 
 # %% ../../nbs/12_openai_chat.ipynb #f78d024f
 OpenAIChatAdapter.img_long,OpenAIChatAdapter.img_anim = 2048,False
