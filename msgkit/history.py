@@ -362,6 +362,7 @@ def render_history(
     if fit:
         from msgkit.fit import fit_turns
         turns = fit_turns(turns, ad)
+    if ad.img_px: ad.chk_px(img_payloads(turns))  # every image within the pixel limit for a request of that many (a header read each)
     out = []
     for t in turns:
         nat = t.get('native')

@@ -6,8 +6,8 @@
 __all__ = ['Part', 'obj', 'doc_text', 'text_part', 'tool_call_part', 'tool_result_part', 'canon', 'call_id', 'next_call_id',
            'is_made_id', 'opaque_part', 'mk_usage', 'drop_none', 'dump', 'Turn', 'turn', 'thinking_part', 'media',
            'media_url', 'LazyMedia', 'with_fields', 'b64_media', 'provider_file', 'to_part', 'register', 'apis',
-           'get_api', 'Adapter', 'measured', 'OneOf', 'By', 'Shape', 'S', 'fits', 'chk_ttl_order', 'reader', 'Reader',
-           'readers']
+           'get_api', 'Adapter', 'measured', 'img_payloads', 'OneOf', 'By', 'Shape', 'S', 'fits', 'chk_ttl_order',
+           'reader', 'Reader', 'readers']
 
 # %% ../nbs/01_parts.ipynb #dd19ae28
 import copy, importlib, pkgutil, re
@@ -27,9 +27,11 @@ def _short(v):
 
 def obj(x):
     "`x` with its dicts as `AttrDict`s (lists stay lists), as fastcore's `dict2obj(x, list_func=list)` makes them"
-    if isinstance(x, dict): return AttrDict({k:obj(v) for k,v in x.items()})
-    if isinstance(x, list): return [obj(o) for o in x]
+    if isinstance(x, dict): return AttrDict({k:(obj(v) if isinstance(v, _nests) else v) for k,v in x.items()})  # text and payloads without a call
+    if isinstance(x, list): return [obj(o) if isinstance(o, _nests) else o for o in x]
     return x
+
+_nests = (dict, list)
 
 def doc_text(p, sep:str='\n\n', data:bool=True)->str:
     "The text of document part `p`: its text, its chunks joined by `sep`, or (with `data`) its UTF-8 bytes; '' if it has none"
@@ -387,14 +389,13 @@ def _mb(n:int)->str:
 
 @patch
 def chk_size(self:Adapter, p):
-    "`p`, if its bytes (`limits`: kind -> (bytes, 'raw' or 'b64')) and, for an image, its pixels (`img_px`) are within this API's limits; else a clear error"
+    "`p`, if its bytes (`limits`: kind -> (bytes, 'raw' or 'b64')) are within this API's limits; else a clear error"
     mx,how = self.limits.get(p.type, (None,None))
     if 'data' not in p: return p
     n = measured(len(p.data), how)
     if mx and n>mx: raise ValueError(f"api={self.name!r} takes {p.type}s of at most {mx:,} bytes{' of base64' if how=='b64' else ''}; "
                                      f"this {p.mt} is {n:,}{' as base64' if how=='b64' else ''}{': fit=True downscales it' if p.type=='image' else ''}")
-    if p.type=='image' and self.img_px: self.chk_px([p.data])
-    return p
+    return p  # pixels: `render_history` checks every image of the request at once (`chk_px`), the limit depending on how many
 
 # %% ../nbs/01_parts.ipynb #838080c1
 Adapter.img_px,Adapter.img_px_many = None,None  # the most pixels a side of an image; of each, in a request of more than 20 images
@@ -411,24 +412,22 @@ def px_why(self:Adapter, size, n:int=1):
     if not (px and size and max(size)>px): return None
     return f"takes images of at most {px:,} pixels a side" + (f" in a request of more than 20 images (this one has {n})" if px!=self.img_px else '')
 
-def _img_payloads(x, mt=''):
-    "The payloads of the images in rendered messages `x`: bytes, base64 text beside an image media type, image data URIs"
-    if isinstance(x, list): return [o for v in x for o in _img_payloads(v)]
-    if not isinstance(x, dict): return []
-    mt = next((x[k] for k in ('media_type','mime_type','mimeType') if isinstance(x.get(k), str)), mt)
+def img_payloads(turns)->list:
+    "The payloads of the images in neutral `turns` (tool results' too): bytes, or the base64 text of a `LazyMedia` not yet decoded"
     out = []
-    for k,v in x.items():
-        if isinstance(v, (bytes,bytearray)) and (media_type(v[:64]) or '').startswith('image/'): out.append(bytes(v))
-        elif isinstance(v, str) and (v[:11].lower()=='data:image/' or k=='data' and mt.startswith('image/')): out.append(v)
-        elif isinstance(v, (dict,list)): out += _img_payloads(v, mt)
-    return out
+    for t in turns:
+        for p in t['parts']:
+            for q in (p.get('content') or []) if p['type']=='tool_result' else (p,):
+                if q['type']=='image' and 'url' not in q and 'file' not in q:
+                    out.append(object.__getattribute__(q, '_b64') if isinstance(q, LazyMedia) and not dict.__contains__(q, 'data') else q.get('data'))
+    return [o for o in out if isinstance(o, (bytes, bytearray, str))]
 
 def _img_px(o):
     "`(w, h)` of an image payload (bytes, base64 text or a data URI) from as little of it as its header needs: a few KB decoded, not megabytes"
     from msgkit.budget import img_size
     if isinstance(o, (bytes, bytearray)): return img_size(o)
     s = o.partition(',')[2] if o[:5].lower()=='data:' else o
-    for n in (4096, 262144, len(s)):  # PNG, GIF, WebP and BMP say it in their first 30 bytes; a JPEG after its EXIF
+    for n in (44, 4096, 262144, len(s)):  # PNG, GIF, WebP and BMP say it in their first 30 bytes; a JPEG after its EXIF
         c = s[:min(n, len(s))//4*4]
         if (size := img_size(unb64(c))) or n>=len(s): return size
 
@@ -436,7 +435,6 @@ def _img_px(o):
 def chk_px(self:Adapter, imgs:list):
     "Raise a clear `ValueError` if one of `imgs` (the image payloads of a request) is over this API's pixel limit for that many images"
     if not self.img_px: return
-    from msgkit.budget import img_size
     for i,o in enumerate(imgs):
         try: size = _img_px(o)
         except Exception: continue  # not base64 after all: the API will say
@@ -563,14 +561,13 @@ def join(self:Adapter, run:list)->dict:
 
 @patch
 def tidy(self:Adapter, msgs:list)->list:
-    "The finished history: each run of messages that `mergeable` chains joined once, its images within the pixel limits"
+    "The finished history: each run of messages that `mergeable` chains joined once"
     out,run = [],[]
     for o in msgs:
         if run and self.mergeable(run[-1], o): run.append(o); continue
         if run: out.append(run[0] if len(run)==1 else self.join(run))
         run = [o]
     if run: out.append(run[0] if len(run)==1 else self.join(run))
-    if self.img_px: self.chk_px(_img_payloads(out))
     return out
 
 @patch

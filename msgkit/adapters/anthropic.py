@@ -253,13 +253,16 @@ def parse_block(self:AnthropicAdapter, d):
 
 _max_req = 32*1024*1024  # the Messages API's request limit
 
-def _b64_len(x):
-    "Total length of the base64 payloads in `x`"
-    if isinstance(x, dict):
-        n = len(x['data']) if x.get('type')=='base64' and isinstance(x.get('data'), str) else 0
-        return n + sum(_b64_len(v) for v in x.values())
-    if isinstance(x, list): return sum(map(_b64_len, x))
-    return 0
+def _b64_len(msgs):
+    "Total length of the base64 payloads in messages `msgs`: the `source`s of their blocks, and of tool results' blocks"
+    return sum(_blk_len(b) for m in msgs if isinstance(m, dict) and isinstance(c := m.get('content'), list) for b in c)
+
+def _blk_len(b):
+    if not isinstance(b, dict): return 0
+    s = b.get('source')
+    n = len(d) if isinstance(s, dict) and s.get('type')=='base64' and isinstance(d := s.get('data'), str) else 0
+    if isinstance(c := b.get('content'), list): n += sum(_blk_len(o) for o in c)  # a tool result's blocks
+    return n
 
 @patch
 def tidy(self:AnthropicAdapter, msgs):
