@@ -64,15 +64,16 @@ def _maker(ad):
     ks = [k for k in u if k!='role']
     roles = {'user':u.get('role'), 'assistant':a.get('role')}
     k = ks[0] if len(ks)==1 and [o for o in a if o!='role']==ks else None
-    rd = None
+    own = None
     if k and u[k]=='\x00'==a[k]: m = lambda r, s: Msg({'role':roles[r], k:s})
-    elif k and u[k]==[{'text':'\x00'}]==a[k]:
-        m = lambda r, s: Msg({'role':roles[r], k:[AttrDict(text=s)]})
-        def rd(o, r):
-            "The text of `o` if it is what `m` makes: a text message in this API's own form (Gemini's `parts`, Bedrock's `content`)"
-            if len(o)!=2 or o.get('role')!=roles[r] or type(c := o.get(k)) is not list or len(c)!=1: return None
-            return c[0].get('text') if type(c[0]) in _dicts and len(c[0])==1 else None
+    elif k and u[k]==[{'text':'\x00'}]==a[k]: m,own = lambda r, s: Msg({'role':roles[r], k:[AttrDict(text=s)]}),k
     else: m = lambda r, s: Msg(obj(ad.text_msg(r, s)))
+    def rd(o, r):
+        "The text of message `o` of role `r`: `{'role', 'content'}` with text, or what `m` makes (Gemini's `parts`, Bedrock's `content`); else `None`"
+        if len(o)!=2: return None
+        c = o.get('content')
+        if type(c) is str: return c if o.get('role')==r else None
+        if own and type(c := o.get(own)) is list and len(c)==1 and o.get('role')==roles[r] and type(p := c[0]) in _dicts and len(p)==1: return p.get('text')
     _makers[ad.name],_readers[ad.name] = m,rd
     return m
 
@@ -81,15 +82,14 @@ _readers,_dicts = {},(dict, AttrDict, Msg)  # plain dicts, and the messages and 
 def _texts(msgs, ad=None):
     "`[(role, text)]` for a history of plain text alone (strings, `{'role', 'content'}` dicts of user or assistant text, and `ad`'s own text messages) alternating from a user turn; else `None`"
     if type(msgs) is not list: return None
-    if ad: _maker(ad)
-    rd = _readers.get(ad.name) if ad else None
+    if ad is None: rd = lambda o, r: o['content'] if len(o)==2 and o.get('role')==r and type(o.get('content')) is str else None
+    else: _maker(ad); rd = _readers[ad.name]
     out,role = [],'user'
     for o in msgs:
-        if type(o) is str: s = o
-        elif type(o) in _dicts and len(o)==2 and o.get('role')==role and type(o.get('content')) is str: s = o['content']
-        elif rd and type(o) in _dicts and type(s := rd(o, role)) is str: pass
-        else: return None
-        if (t := s.lstrip())[:4].lower() in ('http','data') or not t: return None  # a URL, a data URI or blank text: the full path sniffs and repairs
+        s = o if type(o) is str else rd(o, role) if type(o) in _dicts else None
+        if type(s) is not str: return None
+        t = s.lstrip() if s[:1].isspace() else s
+        if not t or t[0] in 'hHdD' and t[:4].lower() in ('http','data'): return None  # a URL, a data URI or blank text: the full path sniffs and repairs
         out.append((role, s))
         role = 'assistant' if role=='user' else 'user'
     return out

@@ -264,7 +264,7 @@ def _rstrip(msgs):
 @patch
 def before_send(self:BedrockAdapter, msgs):
     "A prefill without trailing whitespace (Claude on Bedrock refuses it as Anthropic's API does), cache TTLs longest first, at most 4 cache points"
-    cps = [o for m in msgs for o in self.marks(m.get('content'))]
+    cps = [o['cachePoint'] for m in msgs if isinstance(c := m.get('content'), list) for o in c if isinstance(o, dict) and 'cachePoint' in o]  # self.marks, inline: every request runs it
     if len(cps)>self.max_marks: raise ValueError(f"api='bedrock' takes at most {self.max_marks} cache points; this history has {len(cps)}: "
                                                  "pass cache_last_ckpt_only=True to keep only the last one")
     chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cps])
