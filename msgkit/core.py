@@ -109,11 +109,12 @@ def mk_msgs(
     "A list of messages for `api`: items without a role of their own alternate with the message before them"
     ad = get_api(api)
     ad.chk_opts(kw)
+    chk_depth('mk_msgs', cache, ttl, cache_last_ckpt_only, fetch, fit, kw)  # the guard leaves depth to mk_msgs: its options here, msgs below
     if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs, ad)) is not None:  # plain text: the same messages, without the neutral history
         # alternating non-blank text is what every adapter's `tidy` leaves as it is; the rules for a request (a prefill's whitespace) still apply
         mk = _maker(ad)
         return History(o if type(o) is Msg else Msg(obj(o)) for o in ad.before_send([mk(r, s) for r,s in tx]))
-    chk_depth('mk_msgs', msgs, cache, kw)  # the guard leaves this to mk_msgs: the fast path's text is shallow by construction
+    chk_depth('mk_msgs', msgs)  # here, not in the guard: the fast path's text is shallow by construction
     ts = read_history(msgs, ad=ad)
     return as_msgs(_finish(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only))
 

@@ -189,37 +189,59 @@ def media_url(
 # %% ../nbs/01_parts.ipynb #a7b64lz2
 class LazyMedia(Part):
     "A media part whose `data` is decoded from its base64 text when first read"
+    def _lazy(self): return '_b64' in self.__dict__  # not yet decoded
     def _load(self):
-        if not dict.__contains__(self, 'data'): dict.__setitem__(self, 'data', unb64(object.__getattribute__(self, '_b64'), validate=True))
-        return dict.__getitem__(self, 'data')
+        if self._lazy():
+            b = _unb64(self.__dict__['_b64'], dict.get(self, 'mt'))  # a clear error, and still lazy, if it isn't base64
+            del self.__dict__['_b64']
+            ks = list(dict.items(self)); dict.clear(self)
+            for k,v in ks[:2] + [('data', b)] + ks[2:]: dict.__setitem__(self, k, v)  # where media() puts it: after type and mt
+        return self
     def __missing__(self, k):
-        if k=='data': return self._load()
+        if k=='data' and self._lazy(): return self._load()['data']
         raise KeyError(k)
-    def get(self, k, default=None): return self._load() if k=='data' else dict.get(self, k, default)
-    def __contains__(self, k): return k=='data' or dict.__contains__(self, k)
-    def keys(self): self._load(); return dict.keys(self)
-    def items(self): self._load(); return dict.items(self)
-    def values(self): self._load(); return dict.values(self)
-    def __iter__(self): self._load(); return dict.__iter__(self)
-    def __len__(self): self._load(); return dict.__len__(self)
-    def __eq__(self, o): self._load(); return dict.__eq__(self, o)
+    def get(self, k, default=None): return self._load().get('data', default) if k=='data' and self._lazy() else dict.get(self, k, default)
+    def __contains__(self, k): return dict.__contains__(self, k) or k=='data' and self._lazy()
+    # everything that sees every key, or changes them, decodes first
+    def keys(self): return dict.keys(self._load())
+    def items(self): return dict.items(self._load())
+    def values(self): return dict.values(self._load())
+    def __iter__(self): return dict.__iter__(self._load())
+    def __reversed__(self): return dict.__reversed__(self._load())
+    def __len__(self): return dict.__len__(self._load())
+    def __eq__(self, o): return dict.__eq__(self._load(), o)
     def __ne__(self, o): return not self==o
     __hash__ = None
+    def setdefault(self, k, d=None): return dict.setdefault(self._load(), k, d)
+    def pop(self, k, *d): return dict.pop(self._load(), k, *d)
+    def popitem(self): return dict.popitem(self._load())
+    def __delitem__(self, k): dict.__delitem__(self._load(), k)
+    def clear(self): self.__dict__.pop('_b64', None); dict.clear(self)
+    def update(self, *a, **kw): dict.update(self._load(), *a, **kw)
     def copy(self): return Part(self.items())
     def __reduce__(self): return (Part, (dict(self.items()),))
     def __deepcopy__(self, memo): return Part(copy.deepcopy(dict(self.items()), memo))
     def with_(self, **kw)->'LazyMedia':
         "A copy with fields `kw` too, its bytes still undecoded"
+        if not self._lazy(): return Part({**self, **kw})
         q = LazyMedia({**dict(dict.items(self)), **kw})
-        object.__setattr__(q, '_b64', object.__getattribute__(self, '_b64'))
+        q.__dict__['_b64'] = self.__dict__['_b64']
         return q
-    def __repr__(self): return f"LazyMedia(type={self.type!r}, mt={self.mt!r}, {len(object.__getattribute__(self, '_b64')):,} chars of base64)" if not dict.__contains__(self, 'data') else Part.__repr__(self)
+    def __repr__(self): return f"LazyMedia(type={dict.get(self, 'type')!r}, mt={dict.get(self, 'mt')!r}, {len(self.__dict__['_b64']):,} chars of base64)" if self._lazy() else Part.__repr__(self)
 
 def with_fields(p:Part, **kw)->Part:
     "Part `p` with fields `kw` too (a `LazyMedia` stays lazy)"
     return p.with_(**kw) if isinstance(p, LazyMedia) else Part({**p, **kw})
 
 _LAZY = 64*1024  # base64 text shorter than this is decoded at once (and checked whole)
+
+def _unb64(s, mt=None):
+    "The bytes of base64 text `s` (of a `mt`), checked: a clear error for what isn't base64"
+    import binascii
+    try: return unb64(s, validate=True)
+    except (binascii.Error, ValueError) as e:
+        nl = ' (it holds line breaks: join its lines)' if '\n' in s[:4096] or '\r' in s[:4096] else ''
+        raise ValueError(f"This {mt or 'media'}'s base64 is not valid{nl}: {e}") from None
 
 def _lazy_uri(s, mt, max_bytes, kw):
     "A `LazyMedia` for a large base64 data URI (its size checked first), or `None` to read it the eager way"
@@ -235,16 +257,17 @@ def b64_media(s:str, mt:str=None, said:str=None, **kw)->Part:
     "A media part from base64 text `s` (of type `mt`, or `said` where the bytes don't say): decoded and checked when small, else a `LazyMedia` typed by its first bytes"
     if not isinstance(s, str): raise TypeError(f"b64_media takes base64 text, not {type(s).__name__}")
     if len(s)<_LAZY or len(s)%4:
-        b = unb64(s, validate=True)
+        b = _unb64(s, mt or said)
         return media(b, mt or (None if media_type(b) else said), **kw)
-    head,tail = unb64(s[:352], validate=True),unb64(s[-64:], validate=True)  # both ends valid base64; the head says what it is
+    head,tail = _unb64(s[:352], mt or said),_unb64(s[-64:], mt or said)  # both ends valid base64; the head says what it is
     smt = media_type(head)
+    if smt in (None, 'application/zip'): return media(_unb64(s, mt or said), mt or (said if smt is None else None), **kw)  # a zip says what it holds at its end (docx, xlsx)
     if mt and smt and smt!=mt and not {media_kind(smt), media_kind(mt)} <= {'audio','video'}: raise ValueError(f"The bytes are {smt}, not {mt}")
     mt = mt or smt or said
     kind = media_kind(mt) if mt else None
-    if kind not in ('image','audio','video') and mt!='application/pdf': return media(unb64(s, validate=True), mt, **kw)  # text: checked as UTF-8 now
+    if kind not in ('image','audio','video') and mt!='application/pdf': return media(_unb64(s, mt), mt, **kw)  # text: checked as UTF-8 now
     p = LazyMedia(type=kind, mt=mt, **kw)
-    object.__setattr__(p, '_b64', s)
+    p.__dict__['_b64'] = s
     return p
 
 
@@ -427,14 +450,15 @@ def px_why(self:Adapter, size, n:int=1):
     return f"takes images of at most {px:,} pixels a side" + (f" in a request of more than 20 images (this one has {n})" if px!=self.img_px else '')
 
 def img_payloads(turns)->list:
-    "The payloads of the images in neutral `turns` (tool results' too): bytes, or the base64 text of a `LazyMedia` not yet decoded"
+    "The payloads of the images in neutral `turns` (tool results' too): bytes, the base64 text of a `LazyMedia` not yet decoded, or `None` (by URL or file: counted, size unknown)"
     out = []
     for t in turns:
         for p in t['parts']:
             for q in (p.get('content') or []) if p['type']=='tool_result' else (p,):
-                if q['type']=='image' and 'url' not in q and 'file' not in q:
-                    out.append(object.__getattribute__(q, '_b64') if isinstance(q, LazyMedia) and not dict.__contains__(q, 'data') else q.get('data'))
-    return [o for o in out if isinstance(o, (bytes, bytearray, str))]
+                if q['type']!='image': continue
+                d = q.__dict__['_b64'] if isinstance(q, LazyMedia) and q._lazy() else q.get('data')
+                out.append(d if isinstance(d, (bytes, bytearray, str)) else None)
+    return out
 
 def _img_px(o):
     "`(w, h)` of an image payload (bytes, base64 text or a data URI) from as little of it as its header needs: a few KB decoded, not megabytes"
@@ -450,6 +474,7 @@ def chk_px(self:Adapter, imgs:list):
     "Raise a clear `ValueError` if one of `imgs` (the image payloads of a request) is over this API's pixel limit for that many images"
     if not self.img_px: return
     for i,o in enumerate(imgs):
+        if o is None: continue  # by URL or file: the API measures it
         try: size = _img_px(o)
         except Exception: continue  # not base64 after all: the API will say
         if why := self.px_why(size, len(imgs)):

@@ -42,7 +42,7 @@ _mt_fix = {'audio/x-wav':'audio/wav', 'audio/x-flac':'audio/flac', 'audio/x-aiff
 def media_type(b:bytes)->str|None:
     "MIME type of `b` from its magic bytes, or `None`"
     if not isinstance(b, (bytes,bytearray,memoryview)): raise TypeError(f"media_type takes bytes, not {type(b).__name__}")
-    if type(b) is bytes and len(b)>=_MIN:  # a chat rebuilt every turn sniffs each image once (the memo below, by the object)
+    if type(b) is bytes and len(b)>=_MIN and not _big(len(b)):  # a chat rebuilt every turn sniffs each image once (the memo, by the object)
         if (mt := _recall(('mt', id(b)), b)) is None: _remember(('mt', id(b)), b, mt := _media_type(b) or '')
         return mt or None
     return _media_type(b)

@@ -225,3 +225,19 @@ def test_limits_in_providers_megabytes(monkeypatch):
     monkeypatch.setattr(msgkit.fit, '_pil', lambda data: None)
     with pytest.raises(ValueError, match=r"api='bedrock' takes images of at most 3.75 MB; this image/jpeg doesn't fit: fit=True resizes it with Pillow"):
         mk_msg([PHOTOS['jpeg']], api='bedrock', fit=True)
+
+def test_url_and_file_images_count_toward_anthropic_20():
+    "Anthropic counts every image of a request for its 2,000-px limit beyond 20: images by URL or file count too (their size the API's to measure)"
+    import io
+    from PIL import Image
+    def png(w, h): b = io.BytesIO(); Image.new('RGB', (w, h)).save(b, 'PNG'); return b.getvalue()
+    small, wide = mk_msg(png(100, 100), api='anthropic')['content'][0], mk_msg(png(2001, 10), api='anthropic')['content'][0]
+    for extra in ({'type': 'image', 'source': {'type': 'url', 'url': 'https://example.com/a.png'}}, {'type': 'image', 'source': {'type': 'file', 'file_id': 'file_1'}}):
+        h = [{'role': 'user', 'content': [small] * 19 + [wide, extra, {'type': 'text', 'text': '?'}]}]
+        with pytest.raises(ValueError, match=r'at most 2,000 pixels a side in a request of more than 20 images \(this one has 21\)'): mk_msgs(h, 'anthropic')
+        mk_msgs([{'role': 'user', 'content': [small] * 19 + [wide, {'type': 'text', 'text': '?'}]}], 'anthropic')  # 20: within
+
+def test_anthropic_image_url_named_pdf_stays_an_image():
+    "An image block's URL is an image whatever its name says (the block's claim is what fetch checks)"
+    r = mk_msgs([{'role': 'user', 'content': [{'type': 'image', 'source': {'type': 'url', 'url': 'https://example.com/x.pdf'}}, {'type': 'text', 'text': '?'}]}], 'openai')
+    assert r[0]['content'][0]['type'] == 'input_image'

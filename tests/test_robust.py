@@ -196,3 +196,12 @@ def test_request_numbers(api):
 def test_hand_made_part_without_a_media_type():
     "A neutral part dict without `mt` gets the API's clear refusal, not an AttributeError from inside"
     with pytest.raises(ValueError, match="api='bedrock' can't take image"): mk_msg({'type': 'image', 'url': 'https://example.com/a.png'}, api='bedrock')
+
+@pytest.mark.parametrize('kw', ['ttl', 'fetch', 'fit', 'cache_last_ckpt_only', 'cache'])
+def test_mk_msgs_options_nested_too_deep(kw):
+    "mk_msgs checks its own depth (its text fast path is shallow), its options' too, for every partial"
+    x = []
+    for _ in range(101): x = [x]
+    for f, a in ((mk_msgs, dict(api='openai')), (mk_msgs_gemini, {})):
+        with pytest.raises(ValueError, match='nested more than 100 levels deep'): f(['hi'], **{kw: x}, **a)
+    with pytest.raises(ValueError, match='nested more than 100 levels deep'): mk_msgs(['hi'], 'openai', detail=x)  # an adapter's option

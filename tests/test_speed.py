@@ -158,3 +158,33 @@ def test_lazy_part_checks_its_base64():
         with pytest.raises(ValueError): mk_msgs(block(bad), 'anthropic')
     mid = good[:100_000] + '!!!!' + good[100_004:]
     with pytest.raises(ValueError): mk_msgs(block(mid), 'gemini')
+
+def test_lazy_part_is_a_dict_like_any_part():
+    "Every dict operation on an undecoded LazyMedia gives what it gives on the eager Part (the bytes decoded first where it must see them)"
+    import copy, pickle
+    from msgkit.parts import b64_media, media
+    raw = b'\x89PNG\r\n\x1a\n' + bytes(100_000)
+    s = base64.b64encode(raw).decode()
+    ops = [lambda p: p.setdefault('data', b'x'), lambda p: len(p.pop('data')), lambda p: (p.pop('data', None), 'data' in p)[1],
+           lambda p: (p.__delitem__('data'), 'data' in p)[1], lambda p: (p.clear(), len(p), p.get('data'))[1:], lambda p: list(reversed(p)),
+           lambda p: [p.popitem()[0] for _ in range(3)], lambda p: (p.update(title='t'), sorted(p))[1], lambda p: list(p), lambda p: dict(p) == dict(media(raw)),
+           lambda p: {**p} == {**media(raw)}, lambda p: p == media(raw), lambda p: p != media(raw), lambda p: 'data' in p, lambda p: p.get('data') == raw,
+           lambda p: p.data == raw, lambda p: pickle.loads(pickle.dumps(p)) == media(raw), lambda p: copy.deepcopy(p) == media(raw), lambda p: list(p.keys()),
+           lambda p: p | {}, lambda p: sorted(p.items(), key=str) == sorted(media(raw).items(), key=str)]
+    for f in ops:
+        lazy = b64_media(s, 'image/png')
+        assert type(lazy).__name__ == 'LazyMedia'
+        assert f(lazy) == f(media(raw))
+
+def test_large_office_files_in_base64():
+    "A docx whose zip directory is at its end (a thumbnail first) is a docx, in base64 of any size: its type needs the whole file"
+    import io, zipfile
+    from msgkit import mk_msgs
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, 'w') as z:
+        z.writestr('docProps/thumbnail.jpeg', bytes(range(256)) * 400)
+        z.writestr('[Content_Types].xml', '<Types/>'); z.writestr('word/document.xml', '<w:document/>')
+    docx = b.getvalue()
+    uri = 'data:application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64,' + base64.b64encode(docx).decode()
+    out = mk_msgs([dict(role='user', content=[dict(type='input_file', file_data=uri, filename='a.docx'), dict(type='input_text', text='?')])], 'openai')
+    assert out[0]['content'][0]['file_data'] == uri

@@ -241,7 +241,9 @@ def parse_block(self:AnthropicAdapter, d):
     if t in ('image','document'):
         st = src.get('type')
         if st=='base64': p = b64_media(src['data'], src.get('media_type'))  # '!!!' is no image; a large one decoded when read
-        elif st=='url': p = media_url(src['url'], mt=(url_type(src['url']) or 'image/png') if t=='image' else 'application/pdf')  # a URL document is a PDF (URLPDFSource)
+        elif st=='url':  # an image block's URL is an image whatever its name says; a URL document is a PDF (URLPDFSource)
+            ut = url_type(src['url'])
+            p = media_url(src['url'], mt=(ut if media_kind(ut or '')=='image' else 'image/png') if t=='image' else 'application/pdf')
         elif st=='text': p = Part(type='document', mt=src.get('media_type', 'text/plain'), text=src['data'])
         elif st=='content': p = Part(type='document', mt='text/plain', chunks=[o['text'] for o in src['content'] if o.get('type')=='text'])
         elif st=='file': p = provider_file(src['file_id'], src.get('media_type') or ('image/png' if t=='image' else 'application/pdf'), api='anthropic')
