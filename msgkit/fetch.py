@@ -70,38 +70,43 @@ def _client(timeout, allow_private):
 # %% ../nbs/03_fetch.ipynb #d4e5f6a7
 _accept = 'gzip, deflate'  # the codings msgkit decodes itself, a bounded step at a time
 
-def _cred(k:str)->bool:
-    "Does header name `k` look like it carries a credential?"
-    k = k.lower()
-    return k.endswith('key') or any(o in k for o in ('auth','token','secret','cookie','session','password'))
+_away_ok = ('accept','accept-language','user-agent','cache-control','pragma')  # all of the client's headers a hop to another origin gets
 
 def _req(cli, u, home:bool, tmo, trace=None):
-    "The GET for hop `u`; the client's params, cookies and credential headers only when it goes `home`"
+    "The GET for hop `u`: the client's params, cookies and headers when it goes `home`, else only its `_away_ok` headers"
     import httpx
     if home: req = cli.build_request('GET', u, timeout=tmo, extensions=dict(trace=trace))
-    else: req = httpx.Request('GET', u, headers=[(k,v) for k,v in cli.headers.multi_items() if not _cred(k)],
+    else: req = httpx.Request('GET', u, headers=[(k,v) for k,v in cli.headers.multi_items() if k.lower() in _away_ok],
                               extensions=dict(timeout=tmo.as_dict(), trace=trace))
     req.headers['Accept-Encoding'] = _accept
     return req
 
 # %% ../nbs/03_fetch.ipynb #a7b8c9d0
 _CH = 1<<16  # the most bytes one decoding step makes
+_IN = 1<<10  # the most bytes one step is given: zlib copies what follows a gzip member, so many tiny members stay cheap
 
 def _inflate(chunks, enc:str, tick):
-    "Decode the gzip or deflate stream `chunks` at most `_CH` bytes a step, calling `tick` before each"
-    gz = enc in ('gzip','x-gzip')
-    d,started = zlib.decompressobj(zlib.MAX_WBITS|16 if gz else zlib.MAX_WBITS),False
-    for c in chunks:
-        while True:
+    "Decode the whole gzip (every member) or deflate stream `chunks`, at most `_CH` bytes a step, calling `tick` before each"
+    gz,it,n = enc in ('gzip','x-gzip'),(c[i:i+_IN] for c in chunks for i in range(0, len(c), _IN)),0
+    def more(b):  # `b` topped up to 2 bytes or more from the stream: enough to tell a header
+        while len(b)<2 and (c := next(it, None)) is not None: b += c
+        return b
+    c = more(b'')
+    while c:  # one member a turn; an empty body is empty
+        if n and c[:2]!=b'\x1f\x8b': return  # after a member, what isn't one (padding, junk) is ignored, as other clients do
+        d,first = zlib.decompressobj(zlib.MAX_WBITS|16 if gz else zlib.MAX_WBITS),True
+        while not d.eof:
             tick()
             try: out = d.decompress(c, _CH)
             except zlib.error:
-                if gz or started: raise
+                if gz or not first: raise
                 d = zlib.decompressobj(-zlib.MAX_WBITS); out = d.decompress(c, _CH)  # deflate without its zlib header, as some servers send it
-            started,c = True,d.unconsumed_tail
+            first,c = False,d.unconsumed_tail
             if out: yield out
-            if d.eof: return
-            if not c and len(out)<_CH: break  # this chunk is used up and nothing is pending
+            if not c and len(out)<_CH and not d.eof:  # this chunk is used up and nothing is pending
+                if (c := next(it, None)) is None: raise zlib.error(f"it ends before its {enc} stream does (cut short)")
+        if not gz: return  # a deflate stream is one; what follows it is ignored
+        c,n = more(d.unused_data),n+1
 
 def _capped(chunks, u, max_bytes):
     "`chunks`, refused as soon as they pass `max_bytes` in all"
@@ -154,7 +159,8 @@ def _get(cli, u, max_bytes, max_redirects, timeout, allow_private, run):
         _chk_scheme(u)
         _chk_host(u, allow_private)
         try:
-            at_home = _origin(u)==home
+            at_home = home is not None and _origin(u)==home
+            if not at_home: home = None  # once away, never home again: a hop back gets no credentials either
             req = _req(cli, u, at_home, httpx.Timeout(left()), run.trace)
             try: r = cli.send(req, stream=True, follow_redirects=False, **({} if at_home else {'auth':None}))  # a client's auth= only at home
             except httpx.InvalidURL as e:  # httpx parses a redirect's Location even when not following it

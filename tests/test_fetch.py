@@ -79,6 +79,16 @@ def bomb(layers):
 try: import zstandard; zpng = zstandard.ZstdCompressor().compress(png)
 except ImportError: zpng = b'(zstd)'
 
+def raw_deflate(b): c = zlib.compressobj(9, zlib.DEFLATED, -15); return c.compress(b) + c.flush()
+gzpng, zlpng, half = gzip.compress(png), zlib.compress(png), len(png)//2
+CODED = {'/gz-cut': (gzpng[:len(gzpng)//2], 'gzip'), '/gz-cut-close': (gzpng[:len(gzpng)//2], 'gzip', False),
+         '/zl-cut': (zlpng[:len(zlpng)//2], 'deflate'), '/raw-cut': (raw_deflate(png)[:100], 'deflate'),
+         '/gz-multi': (gzip.compress(png[:half]) + gzip.compress(png[half:]), 'gzip'),
+         '/gz-multi-1': (b''.join(gzip.compress(png[i:i+1]) for i in range(len(png))), 'gzip', True, 1),
+         '/gz-members-big': (gzip.compress(bytes(600_000)) * 4, 'gzip'),
+         '/gz-multi-cut': (gzpng + gzpng[:30], 'gzip'), '/gz-pad': (gzpng + bytes(512), 'gzip'), '/gz-junk': (gzpng + b'JUNK' * 10, 'gzip'),
+         '/raw1': (raw_deflate(png), 'deflate', False, 1), '/zl1': (zlpng, 'deflate', False, 1)}
+
 class Handler(BaseHTTPRequestHandler):
     seen = []
     def log_message(self, *a): pass
@@ -111,7 +121,15 @@ class Handler(BaseHTTPRequestHandler):
         if p == '/deflate': return self.reply(zlib.compress(png), Content_Encoding='deflate')
         if p == '/zstd': return self.reply(zpng, Content_Encoding='zstd')
         if p == '/html': return self.reply(b'<html>internal</html>', 'text/html')
+        if p in CODED: return self.coded(*CODED[p])
         self.send_response(200); self.send_header('Content-Length', str(len(png))); self.end_headers(); self.wfile.write(png)
+    def coded(self, b, ce, cl=True, first=None):
+        "`b` as Content-Encoding `ce`: with a Content-Length, or ended by closing (`cl=False`), its `first` bytes sent alone"
+        self.send_response(200); self.send_header('Content-Type', 'image/png'); self.send_header('Content-Encoding', ce)
+        if cl: self.send_header('Content-Length', str(len(b)))
+        self.end_headers()
+        if first: self.wfile.write(b[:first]); self.wfile.flush(); time.sleep(0.2); b = b[first:]
+        self.wfile.write(b)
     def reply(self, b, ct='image/png', **hs):
         self.send_response(200); self.send_header('Content-Type', ct); self.send_header('Content-Length', str(len(b)))
         for k, v in hs.items(): self.send_header(k.replace('_', '-'), v)
@@ -242,7 +260,7 @@ def test_worker_stops_at_the_deadline(servers):
         assert not left(), left()  # the headers would drip for 17 s more
 
 def test_params_and_key_headers_stay_home(servers):
-    "A client's params (an API key in the query) and credential-like headers go only to their own origin"
+    "A client's params (an API key in the query) and its headers (but a few harmless ones) go only to their own origin"
     a, b = servers
     bport = b.rsplit(':', 1)[1]
     hs = {'x-api-key': 'sk-ant-S', 'x-goog-api-key': 'AIzaS', 'api-key': 'az-S', 'X-Auth-Token': 't', 'X-Client-Secret': 's',
@@ -253,7 +271,7 @@ def test_params_and_key_headers_stay_home(servers):
     (_, p1, h1), (port2, p2, h2) = Handler.seen
     low = lambda h: {k.lower() for k in h}
     assert 'key=AIzaSECRET' in p1 and low(hs) <= low(h1)  # the origin they were meant for
-    assert port2 == int(bport) and p2 == '/png' and low(h2) & low(hs) == {'x-trace'}
+    assert port2 == int(bport) and p2 == '/png' and not low(h2) & low(hs)  # X-Trace too: only an allowlist travels
 
 def test_part_fields_are_not_fetch_options(servers):
     "A part's allow_private, max_bytes and timeout are data: only the caller's options count"
@@ -302,3 +320,52 @@ def test_every_error_names_the_url(servers, cli, monkeypatch):
     monkeypatch.setattr(FM, '_lookup', lambda host: [next(answers)])
     u = f"http://rebind.test:{a.rsplit(':', 1)[1]}/json"
     with pytest.raises(FetchError, match=f'GET {u}: rebind.test resolves to a private address at connect time'): fetch(u)
+
+# ---------------------------------------------------------------- review of the #10 fixes: whole streams, and nothing but harmless headers away from home
+def test_truncated_streams_refused(servers):
+    "A gzip or zlib stream cut short (the HTTP body complete, or ended by closing) is an error naming the URL, not a short body"
+    a, _ = servers
+    for p in ('gz-cut', 'gz-cut-close', 'zl-cut', 'raw-cut', 'gz-multi-cut'):
+        with pytest.raises(FetchError, match=f'GET {a}/{p}: .*body doesn.t decode: .*cut short'): fetch(f'{a}/{p}', allow_private=True)
+
+def test_gzip_members_decoded_whole(servers):
+    "Concatenated gzip members (RFC 1952) are one body: all of them, even 1-byte members arriving a byte first, within max_bytes in all"
+    a, _ = servers
+    assert fetch(f'{a}/gz-multi', allow_private=True).data == png
+    assert fetch(f'{a}/gz-multi-1', allow_private=True).data == png
+    with pytest.raises(FetchError, match=f'{a}/gz-members-big is over the 2,000,000 byte limit'): fetch(f'{a}/gz-members-big', allow_private=True, max_bytes=2_000_000)
+    assert fetch(f'{a}/gz-pad', allow_private=True).data == png and fetch(f'{a}/gz-junk', allow_private=True).data == png  # what follows a member and isn't one: ignored, as by other clients
+
+def test_deflate_told_on_two_bytes(servers):
+    "Raw deflate and zlib-wrapped deflate whose first chunk is a single byte"
+    a, _ = servers
+    assert fetch(f'{a}/raw1', allow_private=True).data == png and fetch(f'{a}/zl1', allow_private=True).data == png
+
+SAFE = {'accept', 'accept-language', 'user-agent', 'cache-control', 'pragma'}
+CREDS = {'Authorization': 'Bearer S1', 'X-Api-Key': 'S2', 'X-Credential': 'S3', 'X-Api-Keys': 'S4', 'X-Access-Key-Id': 'S5', 'X-Key-Id': 'S6',
+         'X-Signature': 'S7', 'X-Passwd': 'S8', 'X-Amz-Security-Token': 'S9', 'X-CSRFToken': 'S10', 'X-Trace': 'T'}
+HARMLESS = {'Accept': 'image/*', 'Accept-Language': 'en', 'User-Agent': 'me/1', 'Cache-Control': 'no-cache', 'Pragma': 'no-cache'}
+
+def test_only_harmless_headers_leave_home(servers):
+    "An allowlist, not a denylist of names: another origin gets the client's harmless headers and msgkit's Accept-Encoding, nothing else"
+    a, b = servers
+    Handler.seen.clear()
+    with httpx.Client(headers={**CREDS, **HARMLESS}, params={'sig': 'SP'}, cookies={'sid': 'SC'}, auth=('u', 'SPW')) as c:
+        assert fetch(f"{a}/to/{b.rsplit(':', 1)[1]}/png", client=c, allow_private=True).data == png
+    (_, p1, h1), (_, p2, h2) = Handler.seen
+    low = lambda h: {k.lower(): v for k, v in h.items()}
+    h1, h2 = low(h1), low(h2)
+    assert 'sig=SP' in p1 and h1['x-credential'] == 'S3' and 'sid=SC' in h1['cookie']  # the origin they were meant for
+    assert p2 == '/png' and set(h2) <= SAFE | {'host', 'accept-encoding'}, h2
+    assert all(h2[k.lower()] == v for k, v in HARMLESS.items()) and h2['accept-encoding'] == 'gzip, deflate'
+
+def test_credentials_dont_come_back(servers):
+    "A → B → A: once the chain has left the first origin, a hop back to it (to a path B chose) gets no credentials either"
+    a, b = servers
+    aport, bport = a.rsplit(':', 1)[1], b.rsplit(':', 1)[1]
+    Handler.seen.clear()
+    with httpx.Client(headers=CREDS, params={'key': 'SP'}, cookies={'sid': 'SC'}, auth=('u', 'SPW')) as c:
+        assert fetch(f'{a}/to/{bport}/to/{aport}/png', client=c, allow_private=True).data == png
+    (port1, _, h1), (port2, _, _), (port3, p3, h3) = Handler.seen
+    assert (port1, port2, port3) == (int(aport), int(bport), int(aport)) and 'Authorization' in h1
+    assert p3 == '/png' and not {k.lower() for k in h3} & ({k.lower() for k in CREDS} | {'cookie'}), h3
