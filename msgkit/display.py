@@ -28,7 +28,7 @@ class Elided:
     def __eq__(self, o): return isinstance(o, Elided) and (self.mt,self.n)==(o.mt,o.n)
 
 # %% ../nbs/16_display.ipynb #c3a3d8ad
-_b64_re = re.compile(r'[A-Za-z0-9+/_\-\r\n]+={0,2}')
+_b64_re,_b64_line = re.compile(r'[A-Za-z0-9+/_\-\r\n]+={0,2}'),re.compile(r'[A-Za-z0-9+/_\-]+={0,2}')
 _mt_keys = ('mt','media_type','mime_type','mimeType')
 _data_keys = {'data','bytes','file_data','signature','encrypted_content','thought_signature','thoughtSignature','redactedContent'}
 
@@ -46,15 +46,22 @@ def _unb64(s:str)->bytes:
 
 def _nb64(s): s = s.rstrip(); return len(s)*3//4 - (len(s)-len(s.rstrip('=')))
 
+def _unwrap(s:str)->str:
+    "`s` on one line if it is wrapped as MIME and PEM wrap base64 (every line but the last of one length, 60 or more), else `s`"
+    ls = re.split(r'\r?\n', s.rstrip('\r\n'))
+    return ''.join(ls) if len(ls)==1 or (len({len(o) for o in ls[:-1]})==1 and len(ls[0])>=60 and len(ls[-1])<=len(ls[0])) else s
+
 def _b64ish(s:str)->bool:
-    "Does `s` look like base64 and nothing else: long, of its alphabet, mixing upper, lower and digits, with most of its 64 letters?"
-    if len(s)<256 or not _b64_re.fullmatch(s): return False
-    t = s[:4096]
-    return any(c.isupper() for c in t) and any(c.islower() for c in t) and any(c.isdigit() for c in t) and len(set(t))>=40
+    "Does `s` look like base64 and nothing else: long, one line (or wrapped as base64 is), and its first 256 characters as random as base64's?"
+    if len(s)<256 or not _b64_line.fullmatch(s := _unwrap(s)) or len(s)<256: return False
+    t = s[:256]
+    def pc(f): return sum(map(f, t))/len(t)
+    return (pc(str.isupper)>=.2 and pc(str.islower)>=.2 and pc(str.isdigit)>=.04 and len(set(t))>=40
+            and not re.search('[a-z]{20}', t) and not (set(t)&set('+/') and set(t)&set('-_')))
 
 def _elide_str(s:str, hint=None, maxlen=None, field=False):
     if is_data_uri(s):
-        head,_,data = s.partition(',')
+        head,_,data = s.strip().partition(',')
         mt = head[5:].split(';')[0].lower()
         if ';base64' not in head.lower(): return Elided(mt, len(data))
         return Elided(_sniff(_unb64(data), mt), _nb64(data))
@@ -74,7 +81,8 @@ def elide(
     if hasattr(x, 'model_dump') and not isinstance(x, dict): x = dump(x)
     if isinstance(x, dict):
         hint = next((x[k] for k in _mt_keys if isinstance(x.get(k), str) and '/' in x[k]), None)
-        return {k:_elide_str(x[k], hint, maxlen, True) if k in _data_keys and isinstance(x[k], str) else elide(x[k], maxlen, hint)
+        pay = x.get('type')!='text'  # an Anthropic text source's `data` is the text itself, not base64
+        return {k:_elide_str(x[k], hint, maxlen, pay) if k in _data_keys and isinstance(x[k], str) else elide(x[k], maxlen, hint)
                 for k in sorted(x, key=lambda k: k!='role')}
     if isinstance(x, (list,tuple)): return [elide(o, maxlen) for o in x]
     return x
@@ -406,27 +414,34 @@ def _md_url(u:str)->str:
     from urllib.parse import quote
     return quote(u, safe="/:?#[]@!$&'*+,;=%~-._")
 
-_bad_link = re.compile(r'(\]\(\s*)(?!\s*<?\s*(?:https?:|mailto:|#))', re.I)
-_bad_ref = re.compile(r'^( {0,3})(\[[^\]]*\]:)(?!\s*<?\s*(?:https?:|mailto:))', re.I)
+_md_link = r'!?\[[^\[\]`\\<>|]*\]\((?:https?://|mailto:)(?:[^\s()<>\\`|]|\([^\s()<>\\`|]*\))*\)'
+_md_toks = [re.compile(r'\\[!-/:-@\[-`{-~]|(?<!`)(`+)(?!`)' + c + r'+?(?<!`)\1(?!`)|' + _md_link + r'|`+|[&<\[\]]', re.I) for c in ('.', '[^|]')]
+_md_open = re.compile(r'\s*(`{3,}(?=[^`]*$)|~{3,})(.*)')
+_md_delim = re.compile(r'[\s>]*(?:[-*+]\s+|\d+[.)]\s+)?[\s|:-]*-[\s|:-]*')
 
-def _md_line(l:str)->str:
-    "One line of Markdown text outside a fence: code spans kept; elsewhere `&` and `<` escaped, and links to other schemes left as text"
-    out = []
-    for i,o in enumerate(re.split(r'((`+).+?\2)', l)):
-        if i%3==2: continue  # the backticks the split captured on their own
-        out.append(o if i%3==1 else _bad_link.sub(r']\\(', o.replace('&', '&amp;').replace('<', '&lt;')))
-    return _bad_ref.sub(r'\1\\\2', ''.join(out))
+def _md_tok(m)->str:
+    "What `_md_line` writes for the token `m` matched"
+    s = m[0]
+    if s[0]=='\\' or m[1]: return s  # an escape, or a code span
+    if len(s)>1 and s[0] in '![': i = s.index(']('); return s[:i].replace('&', '&amp;') + s[i:]
+    return '\\`'*len(s) if s[0]=='`' else {'&':'&amp;', '<':'&lt;', '[':'\\[', ']':'\\]'}[s]
+
+def _md_line(l:str, tab=False)->str:
+    "One line of Markdown text outside a fence: code spans and links to http(s) or mailto kept; other backticks, brackets, `&` and `<` escaped"
+    return _md_toks[tab].sub(_md_tok, l)
 
 def _md_safe(s:str)->str:
-    "Markdown text `s` with no raw HTML, links only to http(s) or mailto, and no fence left open"
-    out,ls,i = [],s.replace('\r\n', '\n').split('\n'),0
+    "Markdown text `s` with no raw HTML and links only to http(s) or mailto: lines escaped (`_md_line`), fences at the margin and closed"
+    out,ls,i = [],re.split(r'\r\n?|\n', s),0
     while i<len(ls):
-        if m := _fence_re.match(ls[i]):
-            j = i+1
-            while j<len(ls) and not ls[j].strip().startswith(m[1]): j += 1
-            out += ls[i:j+1] if j<len(ls) else ls[i:] + [m[1]]
+        if m := _md_open.fullmatch(ls[i]):
+            f,k = m[1],len(ls[i])-len(ls[i].lstrip())
+            j = next((j for j in range(i+1, len(ls)) if re.fullmatch(rf'\s*{f[0]}{{{len(f)},}}\s*', ls[j])), len(ls))
+            out += [f + re.match(r'[\w+#.-]*', m[2].strip())[0]] + [re.sub(rf'^[ \t]{{0,{k}}}', '', o) for o in ls[i+1:j]] + [f]
             i = j+1; continue
-        out.append(_md_line(ls[i])); i += 1
+        j = next((j for j in range(i+1, len(ls)) if _md_open.fullmatch(ls[j]) or not ls[j].strip(' \t>')), len(ls))
+        tab = any(map(_md_delim.fullmatch, ls[i:j]))  # a table's cells split at `|`, even inside code: such spans aren't kept
+        out += [_md_line(o, tab) for o in ls[i:j]]; i = j
     return '\n'.join(out)
 
 # %% ../nbs/16_display.ipynb #9a6411c9
@@ -444,7 +459,9 @@ def _md_part(p, notes:list)->str:
     if t=='text':
         s,more = _cut(p.get('text') or '')
         s = _md_safe(s)
-        if cs := _cites(p): s += ''.join(f' [{len(notes)+i+1}]' for i in range(len(cs))); notes += [_note(c) for c in cs]
+        if cs := _cites(p):
+            if _md_open.fullmatch(s.rsplit('\n', 1)[-1]): s += '\n\n'  # after a fence's closing line, not on it
+            s += ''.join(f' [{len(notes)+i+1}]' for i in range(len(cs))); notes += [_note(c) for c in cs]
         return s + (f"\n\n*{more}*" if more else '')
     if t in _icons:
         if t=='image' and (src := _img_src(p)): return f"![{_md_esc(' · '.join(map(str, _info(p)[1:])))}](data:{src[0]};base64,{src[1]})"

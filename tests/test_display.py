@@ -302,8 +302,8 @@ def test_markdown_view_escapes():
     def prose(md): return re.sub(r'(`+)(?!`).*?(?<!`)\1(?!`)', '', re.sub(r'(?ms)^(`{3,}).*?^\1', '', md))  # code is shown literally: safe
     for x in (h, cited, [turn(bad, [text_part('hi')])]):
         md = prose(view_markdown(x))
-        assert '<img' not in md and '<script' not in md and '](javascript:' not in md.replace(' ', '') and '</details>' not in md.replace('</details>\n', ''), md
-    assert '[docs]\\(javascript:' in view_markdown(h) and '**b**' in view_markdown(['**b**'])
+        assert '<img' not in md and '<script' not in md and not re.search(r'(?<!\\)\]\(javascript:', md.replace(' ', '')) and '</details>' not in md.replace('</details>\n', ''), md
+    assert '\\[docs\\](javascript:' in view_markdown(h) and '**b**' in view_markdown(['**b**'])
 
 def test_citations_chat_and_gemini():
     "Chat Completions' url_citation annotations and Gemini's grounding become footnotes; requests carry neither"
@@ -362,3 +362,121 @@ def test_history_slices_stay_history():
         assert type(o) is History and isinstance(o, list) and '<img' in o._repr_html_() or type(o) is History and o and 'role' in repr(o)
     assert ms[1:]==list(ms)[1:] and [m] + ms==[m] + list(ms) and type(ms[0]) is Msg
     h = ms.copy(); h += [m]; assert type(h) is History and len(h)==len(ms)+1
+
+
+# Second review of #10/#11 (items 1, 6 and 7): regression tests, each failing before its fix
+
+# The review's texts whose Markdown view let raw HTML or a javascript: link through, and what the view now holds for each
+MD_CASES = {
+    '`<img src=x onerror=alert(1)>``': '\\`&lt;img src=x onerror=alert(1)>\\`\\`',  # a closing run of another length ends no span
+    'x ``<script>alert(1)</script>` y': 'x \\`\\`&lt;script>alert(1)&lt;/script>\\` y',
+    '[click`](javascript:alert(1))``': '\\[click\\`\\](javascript:alert(1))\\`\\`',
+    '```<img src=x onerror=alert(1)>`': '\\`\\`\\`&lt;img src=x onerror=alert(1)>\\`',  # a backtick in the info string: no fence
+    '``` x`\n<img src=x onerror=alert(2)>\n[a](javascript:alert(3))\n```': '\\`\\`\\` x\\`\n&lt;img src=x onerror=alert(2)>\n\\[a\\](javascript:alert(3))\n```\n```',
+    '> [r]: javascript:alert(1)\n\n[a][r]': '> \\[r\\]: javascript:alert(1)\n\n\\[a\\]\\[r\\]',  # definitions in containers
+    '- [r]: javascript:alert(2)\n\n[b][r]': '- \\[r\\]: javascript:alert(2)\n\n\\[b\\]\\[r\\]',
+    '[c][r]\n\n1. [r]: javascript:alert(3)': '\\[c\\]\\[r\\]\n\n1. \\[r\\]: javascript:alert(3)',
+    'x ` y\n`<img src=x onerror=alert(4)>`': 'x \\` y\n`<img src=x onerror=alert(4)>`',  # a backtick left open on the line before
+    '- a\n  ```\n  x\n<img src=x onerror=alert(5)>\n```': '- a\n```\nx\n<img src=x onerror=alert(5)>\n```',  # a list item's fence, which that line would end
+    '| a | b |\n|---|---|\n| `<img src=x onerror=alert(6)>|x` | y |': '| a | b |\n|---|---|\n| \\`&lt;img src=x onerror=alert(6)>|x\\` | y |',  # a table splits code at |
+}
+
+@pytest.mark.parametrize('src', list(MD_CASES))
+def test_markdown_view_no_html(src):
+    "Outside code spans and fences as CommonMark reads them, the Markdown view escapes every backtick, bracket, `&` and `<`"
+    from msgkit.core import mk_msg
+    md = mk_msg(src, api='anthropic')._repr_markdown_()
+    assert MD_CASES[src] in md, md
+    assert MD_CASES[src] in view_markdown([tool_result_part('c1', [text_part(src)], name='f')]).replace('\n> ', '\n')
+
+def test_markdown_view_keeps_markdown():
+    "What can be kept exactly stays: code spans, fences (at the margin), http(s) and mailto links, emphasis, quotes and lists"
+    from msgkit.display import _md_safe
+    s = '**b** `a<b` ``x`y`` [y](https://a.b/c_(d)) ![i](https://a.b/i.png) [m](mailto:a@b.c)\n> quote\n- item\n   ```py {x}\n   <b>\n   ```\n~~~\n```\n~~~'
+    assert _md_safe(s)==('**b** `a<b` ``x`y`` [y](https://a.b/c_(d)) ![i](https://a.b/i.png) [m](mailto:a@b.c)\n> quote\n- item\n'
+                         '```py\n<b>\n```\n~~~\n```\n~~~')
+    cited = dict(role='assistant', content=[dict(type='text', text='```\ncode', citations=[dict(type='char_location', cited_text='code', document_index=0,
+                 document_title='T', start_char_index=0, end_char_index=4)])])
+    assert '```\ncode\n```\n\n [1]' in view_markdown(cited)  # a footnote mark after a fence's closing line, not on it (which would reopen it)
+    assert _md_safe('a `x | y` b')=='a `x | y` b' and _md_safe('\\[x](javascript:1) \\`<b>\\`')=='\\[x\\](javascript:1) \\`&lt;b>\\`'
+
+def _md_bad(md):
+    "What in Markdown `md` markdown-it renders as HTML or as a link to anything but http(s), mailto or (images) data:image"
+    from markdown_it import MarkdownIt
+    for m in (MarkdownIt('commonmark', {'html': True}), MarkdownIt('commonmark', {'html': True}).enable('table')):
+        m.validateLink = lambda u: True  # msgkit's neutralising is what is tested
+        ts = m.parse(md)
+        while ts:
+            t = ts.pop()
+            ts += t.children or []
+            if t.type in ('html_block','html_inline'): return t.content
+            u = t.attrGet('href') if t.type=='link_open' else t.attrGet('src') if t.type=='image' else None
+            if u is not None and not re.match(r'(?:https?:|mailto:)' + (r'|data:image/' if t.type=='image' else ''), u, re.I): return u
+
+def test_markdown_view_renders_safe():
+    "The review's cases and 3,000 fuzzed texts, rendered by markdown-it-py: no HTML, no javascript:/data:/vbscript: link"
+    pytest.importorskip('markdown_it')
+    import random
+    from msgkit.display import _md_safe
+    toks = ['`','``','```','````','~~~','~~~~','[',']','(',')','<img src=x onerror=alert(1)>','<script>','</details>','javascript:alert(1)','vbscript:x',
+            'data:text/html,x','https://a.b','mailto:a@b','\n','\n','\n\n',' ','    ','\t','> ','- ','1. ','1) ','* ','\\','\\`','\\[','&','&#106;','<','>',':',
+            '!','![','*','_','x','y z','|','| a |','|---|','---','\r','\r\n','[r]: ','[r]','<http://x>','<!--','-->',' "t"','    ```','   ~~~',
+            '](https://a.b)','](javascript:x)','[a](https://x)','[a](https://x`)']
+    rng = random.Random(0)
+    srcs = list(MD_CASES) + [''.join(rng.choice(toks) for _ in range(rng.randint(1, 40))) for _ in range(3000)]
+    for s in srcs:
+        for md in (_md_safe(s), view_markdown([turn('user', [tool_result_part('c1', [text_part(s), text_part(s)], name='f')])])):
+            assert _md_bad(md) is None, (s, md, _md_bad(md))
+
+def test_markdown_checker_catches():
+    "The checker above finds what the old view let through"
+    pytest.importorskip('markdown_it')
+    assert _md_bad('``<img src=x onerror=alert(1)>`') and _md_bad('> [r]: javascript:alert(1)\n\n[a][r]') and not _md_bad('`<b>` [a](https://x)')
+
+WORDS = ('Alpha beta Gamma3 delta Epsilon7 zeta Eta theta9 Iota kappa Lambda2 mu Nu xi Omicron5 pi Rho sigma Tau upsilon Phi chi Psi '
+         'omega0 QuickBrownFox jumpsOver Lazy dog1 XYZ wvu').split()
+
+def _texts():
+    "The review's kinds of text that the repr took for base64"
+    import random, uuid
+    rng = random.Random(1)
+    def ws(n): return [rng.choice(WORDS) for _ in range(n)]
+    return dict(word_per_line='\n'.join(ws(120)), hyphen_ids='-'.join(ws(80)), path='/'.join(ws(80)), camel=''.join(ws(60)),
+                hex_ids='\n'.join(uuid.UUID(int=rng.getrandbits(128)).hex.upper() + rng.choice(WORDS) for _ in range(20)),
+                hex_run=''.join(uuid.UUID(int=rng.getrandbits(128)).hex.upper() + rng.choice(WORDS) for _ in range(20)))
+
+@pytest.mark.parametrize('kind', list(_texts()))
+def test_repr_keeps_real_text(kind):
+    "Real text is never elided as `<base64 …>` in a repr: not in a message, a history, a request, or an Anthropic text document"
+    from msgkit.core import mk_msg
+    from msgkit.display import as_request
+    s = _texts()[kind]
+    assert elide(s)==s
+    assert s in eval(repr(mk_msg(s, api='anthropic')))['content']
+    assert eval(repr(as_msgs([dict(role='user', content=s)])))[0]['content']==s
+    assert eval(repr(as_request(dict(model='m', messages=[dict(role='user', content=s)]))))['messages'][0]['content']==s
+    doc = Msg(role='user', content=[dict(type='document', source=dict(type='text', media_type='text/plain', data=s))])
+    assert eval(repr(doc))['content'][0]['source']['data']==s and '<text/plain' not in repr(doc)
+
+def test_random_base64_still_elided():
+    "10,000 random payloads of 256 to 5,000 characters (standard, URL-safe, MIME-wrapped with LF or CRLF) are all elided"
+    import random
+    from msgkit.display import Elided
+    rng = random.Random(0)
+    for i in range(10_000):
+        b = rng.randbytes(rng.randint(192, 3750))
+        s = [base64.b64encode, base64.urlsafe_b64encode, base64.encodebytes][i%3](b).decode()
+        if i%6==5: s = s.replace('\n', '\r\n')
+        assert isinstance(elide(s), Elided), s[:300]
+
+def test_payload_fields_always_elided():
+    "A payload field is elided whatever it holds; a data URI too, spaces before it or not"
+    from msgkit.display import Elided
+    s = _texts()['path']
+    for d in (dict(data=s), dict(inline_data=dict(mime_type='image/png', data=s)), dict(type='base64', media_type='image/png', data=s),
+              dict(bytes=s), dict(file_data=s)):
+        assert '<image/png' in repr(elide(d)) or '<base64' in repr(elide(d)), d
+    import random
+    b = base64.b64encode(random.Random(0).randbytes(3000)).decode()  # bytes that sniff as nothing: the label is the URI's
+    for u in ('data:image/png;base64,'+b, '  data:image/png;base64,'+b, '\tdata:image/png;base64,'+b+'\n'):
+        assert repr(elide(dict(type='image_url', image_url=dict(url=u))))=="{'type': 'image_url', 'image_url': {'url': <image/png 3.0 KB>}}", u[:30]
