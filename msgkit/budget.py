@@ -9,7 +9,8 @@ __all__ = ['img_size', 'pdf_pages', 'media_secs', 'part_tokens', 'turn_tokens', 
 import copy, json, math, re, struct, zlib
 from fastcore.basics import patch
 from .parts import *
-from .history import read_history, read_part
+from .parts import _img_px
+from .history import read_history, read_part, _set, _changed
 
 # %% ../nbs/15_budget.ipynb #37a5db6c
 def _jpeg_size(b):
@@ -118,11 +119,16 @@ def unrequest(self:Adapter, req:dict):
     return None
 
 # %% ../nbs/15_budget.ipynb #caf167f4
+def _px(p):
+    "`(w, h)` of image part `p` from its header (a `LazyMedia` stays undecoded), or `None`"
+    try: return _img_px(d) if (d := payload(p)) is not None else None
+    except ValueError: return None
+
 def part_tokens(p, ad, model=None, detail=None)->int:
     "Estimated tokens of neutral part `p` for adapter `ad`"
     t = p.get('type')
     if t=='text': return ad.est_text(p.text, model)
-    if t=='image': return ad.est_image(img_size(p.get('data')), model, p.get('detail') or detail)
+    if t=='image': return ad.est_image(_px(p), model, p.get('detail') or detail)
     if t=='document':
         if p.get('mt')=='application/pdf': return ad.est_pdf(pdf_pages(p.data) if p.get('data') else None, model, p)
         return ad.est_text(doc_text(p, '\n'), model) + ad.est_text(p.get('title') or '', model)
@@ -184,13 +190,13 @@ def _note(p):
     "`p` with its media swapped for a short note of what was there"
     if p.type in ('image','audio','video') or p.type=='document' and p.get('mt')=='application/pdf' and not p.get('text'):
         return text_part(f"[{p.type} omitted: {p.get('mt') or p.get('url') or 'media'}]")
-    if p.type=='tool_result': return Part({**p, 'content':[_note(o) for o in p.content or []]})
+    if p.type=='tool_result': return _set(p, content=[_note(o) for o in p.content or []])
     return p
 
 def _noted(t):
     "Turn `t` with its media swapped for notes (and no longer its native form, which held them)"
     ps = [_note(p) for p in t.parts]
-    return t if ps==t.parts else Turn({**{k:v for k,v in t.items() if k!='native'}, 'parts':ps})
+    return t if ps==t.parts else _changed(t, ps)
 
 def trim(
     h:list, # The history, as `mk_msgs` takes it
@@ -214,14 +220,12 @@ def trim(
     sys_ts,xs = ts[:n0],_exchanges(ts[n0:])
     k,seen = 0,0
     while k<len(xs) and seen<keep_first: seen += len(xs[k]); k += 1
-    fixed = _fixed(ad, model, system, tools, tool_choice) + sum(turn_tokens(t, ad, model, kw.get('detail')) for t in sys_ts)
-    cost = lambda x: sum(turn_tokens(t, ad, model, kw.get('detail')) for t in x)
-    costs = [cost(x) for x in xs]
-    fits = lambda j: fixed + sum(costs[:k]) + sum(costs[j:]) <= max_tokens
-    j = k
     if drop_media:  # the older exchanges' media first, then the kept first turns'; never the newest exchange's
+        fixed = _fixed(ad, model, system, tools, tool_choice) + sum(turn_tokens(t, ad, model, kw.get('detail')) for t in sys_ts)
+        cost = lambda x: sum(turn_tokens(t, ad, model, kw.get('detail')) for t in x)
+        costs = [cost(x) for x in xs]
         for i in [*range(k, len(xs)-1), *range(min(k, len(xs)-1))]:
-            if fits(j): break
+            if fixed + sum(costs) <= max_tokens: break
             xs[i] = [_noted(t) for t in xs[i]]; costs[i] = cost(xs[i])
     own = 'system' in ad.roles  # else the system turns stay as they came, for mk_request to lift
     head = [copy.deepcopy(t.native) if isinstance(t.get('native'), dict) else dict(role=t.role, content=[dump(p) for p in t.parts]) for t in sys_ts]

@@ -21,9 +21,9 @@ from .errors import chk_depth
 from .history import _adapters, _role, _parse, _owner, _sdk, _as_list, read_part
 
 # %% ../nbs/02_core.ipynb #4fd26857
-def _content(parts, ad, role, kw, fetch=False):
+def _content(parts, ad, role, kw, fetch=False, fit=False):
     "Items for `ad` from `parts` (one turn's), as a single message renders them (tool results without their calls kept)"
-    return render_history([turn(role, parts)], ad, kw, fetch, history=False)
+    return render_history([turn(role, parts)], ad, kw, fetch, history=False, fit=fit)
 
 def _finish(res, ad, cache, ttl, uncache=False, history=True):
     "The adapter's rules, roles checked, cache marks placed by strategy `cache` (see `09_cache`), as `AttrDict`s; for a whole `history`, its rules for a request too"

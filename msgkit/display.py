@@ -9,7 +9,7 @@ __all__ = ['Elided', 'elide', 'show_repr', 'md2html', 'thumb', 'view_html', 'vie
 # %% ../nbs/16_display.ipynb #0a767edd
 import base64, io, json, re, warnings  # html, hashlib and pprint load when a view or a repr is made
 from fastcore.basics import AttrDict, patch
-from .sniff import media_type, is_data_uri, b64
+from .sniff import media_type, is_data_uri, b64, _data_head
 from .parts import *
 from .history import read_history
 from .budget import img_size, pdf_pages, media_secs
@@ -34,8 +34,9 @@ _data_keys = {'data','bytes','file_data','signature','encrypted_content','though
 
 def _sniff(b, hint=None)->str:
     "Media type of bytes `b` from their signature, else `hint`, else 'bytes'"
-    try: mt = media_type(bytes(b[:8192]))
+    try: mt = media_type(b)  # whole: an Office file's zip says what it holds at its end
     except Exception: mt = None
+    if mt=='application/zip' and hint and '/' in hint: return hint  # the first bytes of a docx in base64: the type it says, as b64_media reads it
     return mt or hint or 'bytes'
 
 def _unb64(s:str)->bytes:
@@ -61,9 +62,9 @@ def _b64ish(s:str)->bool:
 
 def _elide_str(s:str, hint=None, maxlen=None, field=False):
     if is_data_uri(s):
-        head,_,data = s.strip().partition(',')
-        mt = head[5:].split(';')[0].lower()
-        if ';base64' not in head.lower(): return Elided(mt, len(data))
+        m,i = _data_head(s := s.strip())
+        data,mt = s[i+1:],m['mt'].lower()
+        if not m['b64']: return Elided(mt, len(data))
         return Elided(_sniff(_unb64(data), mt), _nb64(data))
     if (field and len(s)>=64 and _b64_re.fullmatch(s)) or _b64ish(s): return Elided(_sniff(_unb64(s), hint or 'base64'), _nb64(s))
     if maxlen and len(s)>maxlen: return s[:maxlen] + f"…<{len(s)-maxlen:,} more chars>"
@@ -191,19 +192,18 @@ def _mk_thumb(b, px, limit):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
+            from msgkit.fit import _upright, _mode
             im = Image.open(io.BytesIO(b))
             im.draft('RGB', (px,px))
-            im = _8bit(im)
+            im = _mode(_upright(im))  # as fit makes an image: upright, 8 bits a channel, grey kept grey, CMYK through its profile
             im.thumbnail((px,px))
-            alpha = im.mode in ('RGBA','LA','PA') or 'transparency' in im.info
-            grey = im.mode in ('1','L','LA')
-            im = im.convert(('LA' if alpha else 'L') if grey else ('RGBA' if alpha else 'RGB'))
+            alpha = im.mode in ('RGBA','LA')
         for n,q in ((px,75), (px,60), (px*3//4,60), (px//2,60), (px*3//8,60), (px//4,60)):
             t,buf = im.copy(),io.BytesIO()
             t.thumbnail((n,n))
             if alpha: t.save(buf, 'PNG', optimize=True)
             else: t.save(buf, 'JPEG', quality=q)
-            if 4*((buf.tell()+2)//3)<=limit: return ('image/png' if alpha else 'image/jpeg'), buf.getvalue()
+            if measured(buf.tell(), 'b64')<=limit: return ('image/png' if alpha else 'image/jpeg'), buf.getvalue()
     except Exception: return None
 
 def thumb(
@@ -286,7 +286,7 @@ def _img_src(p):
     d = p.get('data')
     if not isinstance(d, (bytes,bytearray)): return None
     if t := thumb(bytes(d)): return t[0], b64(t[1])
-    if p.get('mt') in _web_mts and 4*((len(d)+2)//3)<=50_000: return p.mt, b64(d)
+    if p.get('mt') in _web_mts and measured(len(d), 'b64')<=50_000: return p.mt, b64(d)
 
 def _parts(c)->list:
     "Tool result content `c` as parts"

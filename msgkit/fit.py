@@ -6,7 +6,7 @@
 __all__ = ['image_fits', 'fit_image', 'fit_turns']
 
 # %% ../nbs/17_fit.ipynb #3ebccb23
-import io, math
+import io
 from fastcore.basics import patch
 from .parts import *
 from .parts import _mb
@@ -58,14 +58,18 @@ def image_fits(p, ad, n:int=1):
     return ad.px_why(img_size(p.data), n)
 
 # %% ../nbs/17_fit.ipynb #ac32addb
-def _pil(data):
-    try: from PIL import Image, ImageSequence
-    except ImportError: return None
+def _upright(im):
+    "`im` turned as its EXIF says: a phone's portrait photo upright (the pixels re-encoded lose the EXIF that turned it)"
     from PIL import ImageOps
+    try: return ImageOps.exif_transpose(im)
+    except Exception: return im
+
+def _pil(data):
+    try: from PIL import Image
+    except ImportError: return None
     im = Image.open(io.BytesIO(data))
     im.seek(0)
-    try: return ImageOps.exif_transpose(im)  # a phone's portrait photo, upright: the pixels re-encoded lose the EXIF that turned it
-    except Exception: return im
+    return _upright(im)
 
 def _mode(im):
     "`im` with 8 bits a channel, in the fewest channels that keep it: grey as L (LA with transparency), else RGB (RGBA)"
@@ -114,9 +118,11 @@ def fit_image(p, ad, n:int=1):
     long = min(o for o in (ad.img_long, px, max(w, h)) if o)
     mx,how = ad.limits.get('image', (None, None))
     s,q = long/max(w, h),None
+    sized = {}  # a size resized once, whatever qualities are tried at it
     for _ in range(30):
         size = max(1, round(w*s)),max(1, round(h*s))
-        b = _encode(im if size==im.size else im.resize(size, 1), fmt, q, icc)  # 1: LANCZOS
+        if size not in sized: sized = {size: im if size==im.size else im.resize(size, 1)}  # 1: LANCZOS
+        b = _encode(sized[size], fmt, q, icc)
         if not mx or measured(len(b), how)<=mx: break
         if fmt in ('JPEG','WEBP') and (q or 90)>60: q = (q or 90)-10
         else: s *= 0.8
@@ -136,7 +142,7 @@ def _fit_part(p, ad, n):
 
 def fit_turns(turns:list, ad)->list:
     "`turns` with every image fitted to `ad` (a turn that changes leaves its native form, which held the old image)"
-    n = sum(p.type=='image' or p.type=='tool_result' and sum(o.type=='image' for o in p.content or []) for t in turns for p in t.parts)
+    n = len(img_payloads(turns))  # the images of the request, as `chk_px` counts them
     out = []
     for t in turns:
         ps = [_fit_part(p, ad, n) for p in t.parts]

@@ -6,8 +6,8 @@
 __all__ = ['fields', 'Part', 'obj', 'doc_text', 'text_part', 'tool_call_part', 'tool_result_part', 'canon', 'call_id',
            'next_call_id', 'is_made_id', 'opaque_part', 'mk_usage', 'drop_none', 'dump', 'Turn', 'turn',
            'thinking_part', 'media', 'media_url', 'LazyMedia', 'with_fields', 'b64_media', 'provider_file', 'to_part',
-           'register', 'apis', 'get_api', 'Adapter', 'measured', 'img_payloads', 'OneOf', 'By', 'Shape', 'S', 'fits',
-           'chk_ttl_order', 'reader', 'Reader', 'readers']
+           'register', 'apis', 'get_api', 'Adapter', 'measured', 'payload', 'img_payloads', 'OneOf', 'By', 'Shape', 'S',
+           'fits', 'chk_ttl_order', 'reader', 'Reader', 'readers']
 
 # %% ../nbs/01_parts.ipynb #dd19ae28
 import copy, importlib, pkgutil, re
@@ -144,6 +144,10 @@ def thinking_part(text=None, signature=None, api=None, raw=None, **kw)->Part:
     return Part({'type':'thinking', **{k:v for k,v in dict(api=api, raw=raw, text=text, signature=signature).items() if v is not None}, **kw})
 
 # %% ../nbs/01_parts.ipynb #5c5446fc
+def _same_type(smt, mt):
+    "Refuse bytes sniffed as `smt` said to be `mt` (an mp4/m4a-style container may be audio or video)"
+    if mt and smt and smt!=mt and not {media_kind(smt), media_kind(mt)} <= {'audio','video'}: raise ValueError(f"The bytes are {smt}, not {mt}")
+
 def media(
     data, # `bytes`, a `Path`, or a data URI
     mt:str=None, # Media type; sniffed when `None`
@@ -159,8 +163,7 @@ def media(
         data, smt = parse_data_uri(data, max_bytes or MAX_READ)
     elif isinstance(data, (bytes,bytearray,memoryview)): data, smt = bytes(data), media_type(data)
     else: raise TypeError(f"media() takes bytes, a Path or a data URI, not {type(data).__name__}")
-    if mt and smt and smt!=mt and not {media_kind(smt), media_kind(mt)} <= {'audio','video'}:  # mp4/m4a-style containers may be either
-        raise ValueError(f"The bytes are {smt}, not {mt}")
+    _same_type(smt, mt)
     mt = mt or smt
     if not mt and path is not None:
         raise ValueError(f"Can't tell the media type of {str(path)!r}: its bytes have no signature and {path.suffix or 'no extension'} names no text type; "
@@ -245,12 +248,9 @@ def _unb64(s, mt=None):
 
 def _lazy_uri(s, mt, max_bytes, kw):
     "A `LazyMedia` for a large base64 data URI (its size checked first), or `None` to read it the eager way"
-    from msgkit.sniff import _data_head
-    s = s.strip()
-    m,i = _data_head(s)
-    raw = s[i+1:]
+    from msgkit.sniff import data_uri_parts
+    m,raw = data_uri_parts(s, max_bytes)
     if not m['b64'] or len(raw)<_LAZY or '%' in raw: return None
-    if len(raw)*3//4>max_bytes: raise ValueError(f"This data URI holds about {len(raw)*3//4:,} bytes, over the {max_bytes:,} byte limit: send the file by URL or a provider's file API")
     return b64_media(raw, mt, said=m['mt'].lower(), **kw)
 
 def b64_media(s:str, mt:str=None, said:str=None, **kw)->Part:
@@ -262,7 +262,7 @@ def b64_media(s:str, mt:str=None, said:str=None, **kw)->Part:
     head,tail = _unb64(s[:352], mt or said),_unb64(s[-64:], mt or said)  # both ends valid base64; the head says what it is
     smt = media_type(head)
     if smt in (None, 'application/zip'): return media(_unb64(s, mt or said), mt or (said if smt is None else None), **kw)  # a zip says what it holds at its end (docx, xlsx)
-    if mt and smt and smt!=mt and not {media_kind(smt), media_kind(mt)} <= {'audio','video'}: raise ValueError(f"The bytes are {smt}, not {mt}")
+    _same_type(smt, mt)
     mt = mt or smt or said
     kind = media_kind(mt) if mt else None
     if kind not in ('image','audio','video') and mt!='application/pdf': return media(_unb64(s, mt), mt, **kw)  # text: checked as UTF-8 now
@@ -435,19 +435,24 @@ def chk_size(self:Adapter, p):
     return p  # pixels: `render_history` checks every image of the request at once (`chk_px`), the limit depending on how many
 
 # %% ../nbs/01_parts.ipynb #838080c1
-Adapter.img_px,Adapter.img_px_many = None,None  # the most pixels a side of an image; of each, in a request of more than 20 images
+Adapter.img_px,Adapter.img_px_many,Adapter.img_many = None,None,None  # the most pixels a side of an image; of each, in a request of more than `img_many` images
 
 @patch
 def px_limit(self:Adapter, n:int=1):
     "The most pixels a side this API takes of an image in a request of `n` images (`None`: no limit)"
-    return self.img_px_many if n>20 and self.img_px_many else self.img_px
+    return self.img_px_many if self.img_many and n>self.img_many and self.img_px_many else self.img_px
 
 @patch
 def px_why(self:Adapter, size, n:int=1):
     "Why an image of `size` (`(w, h)`, or `None` where unknown) is over this API's pixel limit in a request of `n` images; `None` if it isn't"
     px = self.px_limit(n)
     if not (px and size and max(size)>px): return None
-    return f"takes images of at most {px:,} pixels a side" + (f" in a request of more than 20 images (this one has {n})" if px!=self.img_px else '')
+    return f"takes images of at most {px:,} pixels a side" + (f" in a request of more than {self.img_many} images (this one has {n})" if px!=self.img_px else '')
+
+def payload(p):
+    "The payload of media part `p` as it is held: its bytes, or the base64 text of a `LazyMedia` not yet decoded (`None`: by URL or file)"
+    d = p.__dict__['_b64'] if isinstance(p, LazyMedia) and p._lazy() else p.get('data')
+    return d if isinstance(d, (bytes, bytearray, str)) else None
 
 def img_payloads(turns)->list:
     "The payloads of the images in neutral `turns` (tool results' too): bytes, the base64 text of a `LazyMedia` not yet decoded, or `None` (by URL or file: counted, size unknown)"
@@ -455,9 +460,7 @@ def img_payloads(turns)->list:
     for t in turns:
         for p in t['parts']:
             for q in (p.get('content') or []) if p['type']=='tool_result' else (p,):
-                if q['type']!='image': continue
-                d = q.__dict__['_b64'] if isinstance(q, LazyMedia) and q._lazy() else q.get('data')
-                out.append(d if isinstance(d, (bytes, bytearray, str)) else None)
+                if q['type']=='image': out.append(payload(q))
     return out
 
 def _img_px(o):

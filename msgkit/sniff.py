@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['B64_MEMO', 'text_mts', 'office_mts', 'MAX_READ', 'media_type', 'is_text_mt', 'media_kind', 'is_data_uri', 'b64',
-           'unb64', 'parse_data_uri', 'is_url', 'ext_type', 'url_type', 'read_path', 'text_type', 'sample']
+           'unb64', 'data_uri_parts', 'parse_data_uri', 'is_url', 'ext_type', 'url_type', 'read_path', 'text_type',
+           'sample']
 
 # %% ../nbs/00_sniff.ipynb #79443273
 import base64, binascii, re
@@ -151,8 +152,8 @@ def _in_place()->bool:
         _direct[:] = [ok, new]
     return _direct[0]
 
-def parse_data_uri(s:str, max_bytes:int=MAX_READ)->tuple:
-    "`(bytes, media type)` from data URI `s`, its size checked before it is decoded; the type is sniffed from the bytes when they have a signature"
+def data_uri_parts(s:str, max_bytes:int=MAX_READ)->tuple:
+    "`(header match, payload text)` of data URI `s`, its size checked against `max_bytes`; nothing decoded"
     if isinstance(s, str) and (s[:1].isspace() or s[-1:].isspace()): s = s.strip()
     h = _data_head(s)
     if not h: raise ValueError(f"Not a valid data URI: {str(s)[:60]!r}")
@@ -160,6 +161,11 @@ def parse_data_uri(s:str, max_bytes:int=MAX_READ)->tuple:
     raw = s[i+1:]
     n = len(raw)*3//4 if m['b64'] else len(raw)
     if n>max_bytes: raise ValueError(f"This data URI holds about {n:,} bytes, over the {max_bytes:,} byte limit: send the file by URL or a provider's file API")
+    return m, raw
+
+def parse_data_uri(s:str, max_bytes:int=MAX_READ)->tuple:
+    "`(bytes, media type)` from data URI `s`, its size checked before it is decoded; the type is sniffed from the bytes when they have a signature"
+    m,raw = data_uri_parts(s, max_bytes)
     if m['b64']:
         from urllib.parse import unquote
         try: b = unb64(unquote(raw), validate=True)
@@ -196,23 +202,25 @@ def url_type(u:str)->str|None:
     return 'application/pdf' if 'pdf' in path.lower().split('/') else None
 
 # %% ../nbs/00_sniff.ipynb #79c0acc1
-def read_path(p:Path, max_bytes:int=MAX_READ)->tuple:
-    "`(bytes, media type)` of the regular file at `p`, its size checked before it is read; the type is sniffed, then taken from the extension for text formats"
+def _regular(p, st, max_bytes):
+    "Refuse what `st` (of `p`) says is no regular file, or a file over `max_bytes`"
     import stat
-    p = Path(p).expanduser()
-    import os
-    try: st = p.stat()
-    except (OSError, ValueError) as e: raise ValueError(f"Can't read {str(p)!r}: {getattr(e, 'strerror', None) or e}") from None
     if not stat.S_ISREG(st.st_mode): raise ValueError(f"{str(p)!r} is not a regular file (a directory, FIFO or device): msgkit reads only files")
     if st.st_size>max_bytes: raise ValueError(f"{str(p)!r} is {st.st_size:,} bytes, over the {max_bytes:,} byte limit")
-    try:  # opened without blocking, and checked again by what was opened: a FIFO swapped in after the check can't hold the read
-        fd = os.open(p, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_NOCTTY', 0))
-        with open(fd, 'rb') as f:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode): raise ValueError(f"{str(p)!r} is not a regular file (a directory, FIFO or device): msgkit reads only files")
-            if st.st_size>max_bytes: raise ValueError(f"{str(p)!r} is {st.st_size:,} bytes, over the {max_bytes:,} byte limit")
-            b = f.read(max_bytes+1)
-    except OSError as e: raise ValueError(f"Can't read {str(p)!r}: {e.strerror or e}") from None
+
+def read_path(p:Path, max_bytes:int=MAX_READ)->tuple:
+    "`(bytes, media type)` of the regular file at `p`, its size checked before it is read; the type is sniffed, then taken from the extension for text formats"
+    import os
+    p = Path(p).expanduser()
+    try: st = p.stat()  # a device or FIFO is not even opened
+    except (OSError, ValueError) as e: raise ValueError(f"Can't read {str(p)!r}: {getattr(e, 'strerror', None) or e}") from None
+    _regular(p, st, max_bytes)
+    try: fd = os.open(p, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_NOCTTY', 0))
+    except (OSError, ValueError) as e: raise ValueError(f"Can't read {str(p)!r}: {getattr(e, 'strerror', None) or e}") from None
+    with open(fd, 'rb') as f:
+        _regular(p, os.fstat(fd), max_bytes)  # and what was opened, without blocking: a FIFO swapped in after the check can't hold the read
+        try: b = f.read(max_bytes+1)
+        except OSError as e: raise ValueError(f"Can't read {str(p)!r}: {e.strerror or e}") from None
     if len(b)>max_bytes: raise ValueError(f"{str(p)!r} grew past the {max_bytes:,} byte limit while read")
     return b, media_type(b) or text_type(b, ext_type(p.name))
 

@@ -14,7 +14,7 @@ from .parts import *
 from .history import *
 from .history import _is_entry, _resp_turns
 from .core import *
-from .core import _adapters, _owner, _role, _parse
+from .core import _adapters, _owner, _role, _parse, _content
 from .parts import _is_pil
 from .display import as_msgs
 
@@ -78,7 +78,7 @@ def mk_toolres(
         c = cs[0]
         cid = c['id'] or (next_call_id(seen, c['name'], c['args']) if get_api(api).needs_ids else None)
         ps.append(tool_result_part(cid, _res_parts(r), name=c['name'], is_error=is_error))
-    res = render_history([turn('user', ps)], get_api(api), {}, history=False, fit=fit)  # as one message renders (results without their calls kept)
+    res = _content(ps, get_api(api), 'user', {}, fit=fit)
     return as_msgs([obj(o) for o in res])
 
 # %% ../nbs/04_tools.ipynb #8d704b0f

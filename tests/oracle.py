@@ -443,7 +443,12 @@ def _rules_anthropic(msgs):
     for i, m in enumerate(msgs):
         c = m['content']
         assert c, f"$[{i}]: 'messages: all messages must have non-empty content'"  # except an optional final assistant turn
-        if isinstance(c, str): continue
+        # "messages.N: `tool_use` ids were found without `tool_result` blocks immediately after ... Each `tool_use` block must
+        # have a corresponding `tool_result` block in the next message" (the Messages API's 400 for a dangling call)
+        if m['role']=='user' and prev_uses:
+            missing = prev_uses - {b.get('tool_use_id') for b in c if isinstance(b, dict) and b.get('type')=='tool_result'}
+            assert not missing, f"$[{i}]: 'tool_use ids were found without tool_result blocks immediately after: {sorted(missing)}'"
+        if isinstance(c, str): prev_uses = set(); continue
         kinds = [b.get('type')=='tool_result' for b in c]
         # "In the user message containing tool results, the tool_result blocks must come FIRST in the content array"
         assert kinds==sorted(kinds, reverse=True), f"$[{i}]: tool_result blocks must come first in the content"
@@ -456,9 +461,11 @@ def _rules_anthropic(msgs):
                 assert b['tool_use_id'] in prev_uses, f"$[{i}].content[{j}]: 'unexpected tool_use_id found in tool_result blocks'"
                 for k, x in enumerate(b.get('content') or []) if not isinstance(b.get('content'), str) else []:
                     if x.get('type')=='text': assert not _blank(x['text']), f"$[{i}].content[{j}].content[{k}]: blank text"
+        # "messages.N: `tool_use` ids were found without `tool_result` blocks immediately after ... Each `tool_use` block must
+        # have a corresponding `tool_result` block in the next message" (the Messages API's 400 for a dangling call)
         uses = [b['id'] for b in c if b.get('type')=='tool_use']
         assert len(set(uses))==len(uses), f"$[{i}]: 'tool_use ids must be unique'"
-        prev_uses = set(uses) if m['role']=='assistant' else prev_uses
+        prev_uses = set(uses) if m['role']=='assistant' else set()
 
 def _rules_gemini(contents):
     for i, c in enumerate(contents):

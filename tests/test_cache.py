@@ -66,6 +66,8 @@ def test_tool_loop_cache(api, strategy):
             want = {'last': 1, 'rolling': 2}.get(strategy if isinstance(strategy, str) else None, len(strategy))
             assert len(at) == want, (step, at)
             if strategy == 'rolling': assert all(api == 'openai' or ms[i]['role'] in ('user', 'tool') for i in at)
+        if prev is not None and api == 'gemini':  # implicit caching: what the last request sent comes back first, byte for byte
+            assert json.dumps(jsonable(ms[:len(prev[0])-1])) == json.dumps(jsonable(prev[0][:-1])), f'step {step}: the sent prefix changed'
         if prev is not None:
             pms, pat = prev
             if pat:  # the prefix the turn before marked, as this turn sends it: the same bytes, marks aside
@@ -239,6 +241,7 @@ def test_rolling_marks_the_last_of_parallel_results():
 def test_bedrock_prefill_stripped_with_a_cache_point():
     r = mk_request(['Write a poem.', 'Here is the poem:  \n'], 'bedrock', model='anthropic.claude-sonnet-4-5', cache='last')
     assert r['messages'][-1]['content'] == [{'text': 'Here is the poem:'}, {'cachePoint': {'type': 'default'}}]
+    accept('bedrock', r); rules_cache('bedrock', r)  # botocore's model, the prefill rule and the cache-point rules
 
 def test_top_level_cache_control_takes_a_slot():
     "Anthropic's automatic caching (a top-level cache_control) counts against the 4: the strategy leaves the tools unmarked"

@@ -158,7 +158,7 @@ def test_names_that_resolve_private(servers, monkeypatch):
 
 def test_every_hop_checked(servers, cli):
     a, _ = servers
-    with pytest.raises(FetchError, match='169.254.169.254'): fetch('https://example.com/meta', client=cli)  # public name, then metadata
+    with pytest.raises(FetchError, match=r'169\.254\.169\.254/latest/meta-data/ is on a private'): fetch('https://example.com/meta', client=cli)  # public name, then metadata
     # allowed to a local server, still not past its redirect to another scheme or a missing Location
     with pytest.raises(FetchError, match=r'Only http\(s\) URLs are fetched'): fetch(f'{a}/to-data', allow_private=True)
     with pytest.raises(FetchError, match=r'Only http\(s\) URLs are fetched'): fetch(f'{a}/to-js', allow_private=True)

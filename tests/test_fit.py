@@ -241,3 +241,5 @@ def test_anthropic_image_url_named_pdf_stays_an_image():
     "An image block's URL is an image whatever its name says (the block's claim is what fetch checks)"
     r = mk_msgs([{'role': 'user', 'content': [{'type': 'image', 'source': {'type': 'url', 'url': 'https://example.com/x.pdf'}}, {'type': 'text', 'text': '?'}]}], 'openai')
     assert r[0]['content'][0]['type'] == 'input_image'
+    from oracle import check
+    check('openai', r)

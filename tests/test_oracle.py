@@ -290,7 +290,9 @@ RULE_BAD = dict(
                  [{'role':'user', 'content':'q'}, {'role':'tool', 'tool_call_id':'c1', 'content':'x'}]],
     anthropic=[[{'role':'user', 'content':[{'type':'text', 'text':'  '}]}], [{'role':'user', 'content':[]}],
                [{'role':'user', 'content':[{'type':'tool_result', 'tool_use_id':'t1', 'content':'x'}]}],
-               [{'role':'user', 'content':'q'}, {'role':'assistant', 'content':[{'type':'tool_use', 'id':'t', 'name':'f', 'input':{}}]*2}]],
+               [{'role':'user', 'content':'q'}, {'role':'assistant', 'content':[{'type':'tool_use', 'id':'t', 'name':'f', 'input':{}}]*2}],
+               [{'role':'user', 'content':'q'}, {'role':'assistant', 'content':[{'type':'tool_use', 'id':'t', 'name':'f', 'input':{}}]},
+                {'role':'user', 'content':'next'}]],  # a call without its result
     gemini=[[{'role':'model', 'parts':[]}], [{'role':'user'}]],
     bedrock=[[{'role':'user', 'content':[{'text':' '}]}], [{'role':'user', 'content':[{'text':'a'}]}, {'role':'user', 'content':[{'text':'b'}]}],
              [{'role':'user', 'content':[{'text':'q'}, {'document':{'format':'txt', 'name':'n', 'source':{'bytes':b'a'}}},

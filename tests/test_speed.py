@@ -188,3 +188,5 @@ def test_large_office_files_in_base64():
     uri = 'data:application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64,' + base64.b64encode(docx).decode()
     out = mk_msgs([dict(role='user', content=[dict(type='input_file', file_data=uri, filename='a.docx'), dict(type='input_text', text='?')])], 'openai')
     assert out[0]['content'][0]['file_data'] == uri
+    from oracle import check
+    check('openai', out)

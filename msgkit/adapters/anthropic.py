@@ -279,7 +279,7 @@ def before_send(self:AnthropicAdapter, msgs):
     "No trailing whitespace in a final assistant turn (a prefill); 'A maximum of 4 blocks with cache_control': a clear error first"
     if msgs and msgs[-1].get('role')=='assistant': msgs = msgs[:-1] + [_rstrip(msgs[-1])]
     cc = [b['cache_control'] for m in msgs if isinstance(m.get('content'), list) for b in m['content'] if isinstance(b, dict) and b.get('cache_control')]
-    if len(cc)>4: raise ValueError(f"api='anthropic' takes at most 4 cache breakpoints; this request has {len(cc)} (marks on its tools, system "
+    if len(cc)>self.max_marks: raise ValueError(f"api='anthropic' takes at most {self.max_marks} cache breakpoints; this request has {len(cc)} (marks on its tools, system "
                                    "prompt and a top-level cache_control count too): pass cache_last_ckpt_only=True to keep only the history's last one")
     chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cc])
     return msgs
@@ -331,7 +331,7 @@ _stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_
 def finish(self:AnthropicAdapter, r): return _stops.get(r.get('stop_reason'), r.get('stop_reason') and 'other')
 
 # %% ../../nbs/11_anthropic.ipynb #d3e207c0
-AnthropicAdapter.img_px,AnthropicAdapter.img_px_many,AnthropicAdapter.img_long = 8000,2000,1568
+AnthropicAdapter.img_px,AnthropicAdapter.img_px_many,AnthropicAdapter.img_many,AnthropicAdapter.img_long = 8000,2000,20,1568
 
 # %% ../../nbs/11_anthropic.ipynb #8f1671a4
 @patch
