@@ -10,6 +10,12 @@ def _norm(s):
     "Text that is the same from run to run: no memory addresses, no made-at-run-time document names"
     return re.sub(r'document-[0-9a-f]{10}', 'document-#', re.sub(r' at 0x[0-9a-f]+', '', s))
 
+def _name(e):
+    "The error's class, msgkit's own (`InputError`, a `ValueError`) by the builtin it is: the outputs pinned before them"
+    t = type(e)
+    if t.__module__=='msgkit.errors': t = next(c for c in t.__mro__ if c.__module__=='builtins')
+    return t.__name__
+
 def outputs():
     from msgkit import mk_msgs, mk_msg, mk_request, jsonable
     from msgkit.table import kind_table
@@ -25,7 +31,7 @@ def outputs():
             for api in APIS:
                 for f in (lambda: mk_msgs(c, api), lambda: mk_request(c, api, model='m'), lambda: mk_msg(c[0], api=api)):
                     try: res = json.dumps(jsonable(f()), sort_keys=True, default=repr)
-                    except Exception as e: res = 'ERR ' + type(e).__name__
+                    except Exception as e: res = 'ERR ' + _name(e)
                     out.append(_norm(res))
         out += _norm(kind_table()).splitlines()
     return [hashlib.sha1(o.encode()).hexdigest()[:10] for o in out]

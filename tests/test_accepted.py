@@ -2,7 +2,7 @@
 import copy, json, base64
 import pytest
 from msgkit import *
-from msgkit.parts import to_part
+from msgkit.mediapart import to_part
 from msgkit.table import examples, kind_cell
 from oracle import check, openai_response, anthropic_message
 

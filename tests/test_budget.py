@@ -7,7 +7,7 @@ from msgkit import *
 import msgkit.budget as budget
 import importlib
 oa = importlib.import_module('msgkit.adapters.openai')  # OpenAI's tokenizer lives in its adapter
-from msgkit.budget import img_size, pdf_pages, media_secs
+from msgkit.sniff import img_size, pdf_pages, media_secs
 from oracle import rules_cache
 from test_history import accept
 
@@ -298,7 +298,7 @@ def test_trim_history_starting_with_the_model():
 @pytest.mark.parametrize('api', APIS)
 def test_trim_returns_a_history(api):
     "trim returns a History of Msgs for every API, as mk_msgs does (a plain list for Anthropic, Gemini and Bedrock before), system turns kept as they came"
-    from msgkit.display import History, Msg
+    from msgkit.msgs import History, Msg
     h = [dict(role='system', content='You are a weather bot.')] + loop(6)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')

@@ -4,9 +4,14 @@ import pytest
 import nbformat
 from nbclient import NotebookClient
 from msgkit import display
-from msgkit.core import mk_msgs, jsonable
-from msgkit.parts import turn, text_part, media, tool_call_part, tool_result_part, thinking_part
-from msgkit.display import elide, show_repr, md2html, view_html, view_markdown, Msg, History, as_msgs, thumb
+from msgkit.core import mk_msgs
+from msgkit.parts import jsonable
+from msgkit.parts import turn, text_part, tool_call_part, tool_result_part, thinking_part
+from msgkit.mediapart import media
+from msgkit.elide import elide, show_repr
+from msgkit.markdown import md2html
+from msgkit.display import view_html, view_markdown, thumb
+from msgkit.msgs import Msg, History, as_msgs
 
 APIS = ['openai','openai_chat','anthropic','gemini','bedrock']
 
@@ -18,8 +23,9 @@ import io, os, base64, warnings
 from PIL import Image
 from msgkit.core import mk_msgs
 from msgkit.sniff import sample
-from msgkit.parts import turn, text_part, media, tool_call_part, tool_result_part, thinking_part
-from msgkit.display import as_msgs, History
+from msgkit.parts import turn, text_part, tool_call_part, tool_result_part, thinking_part
+from msgkit.mediapart import media
+from msgkit.msgs import as_msgs, History
 warnings.simplefilter('ignore')
 def png(w, h):
     buf = io.BytesIO(); Image.frombytes('RGB', (w, h), os.urandom(w*h*3)).save(buf, 'PNG', compress_level=1); return buf.getvalue()
@@ -180,7 +186,7 @@ def test_citations_and_chips():
     o = {'type': 'message', 'id': 'msg_1', 'role': 'assistant', 'status': 'completed', 'content': [{'type': 'output_text', 'text': 'Green.',
          'annotations': [{'type': 'url_citation', 'url': 'https://ex.com/g', 'title': 'Greens', 'start_index': 0, 'end_index': 5}]}]}
     assert view_markdown(o).endswith('1. [Greens](https://ex.com/g)') and '<sup>[1]</sup>' in view_html(o)
-    from msgkit.parts import media_url, provider_file
+    from msgkit.mediapart import media_url, provider_file
     v = view_html([turn('user', [media_url('https://example.com/a.pdf'), provider_file('file-abc123', 'application/pdf', api='openai')])])
     assert 'href="https://example.com/a.pdf"' in v and 'file file-abc123' in v and '<img' not in v
 
@@ -233,7 +239,7 @@ def _formats(x):
 @pytest.mark.parametrize('api', APIS)
 def test_toolres_displays(api):
     "mk_toolres returns what mk_msgs does: a History of Msgs, bounded in a notebook (it was a list of AttrDicts: 3-7 MB of text)"
-    from msgkit.tools import mk_toolres
+    from msgkit.core import mk_toolres
     shot = _noise_png(1000, 800)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
@@ -246,8 +252,8 @@ def test_toolres_displays(api):
 @pytest.mark.parametrize('api', APIS)
 def test_request_displays(api):
     "as_request: a dict to SDKs, JSON, pickle and deepcopy; a bounded view of its messages and fields in a notebook"
-    from msgkit.core import mk_request
-    from msgkit.display import as_request, Request
+    from msgkit.request import mk_request
+    from msgkit.msgs import as_request, Request
     img = _noise_png(600, 400)
     def area(w:int, h:int)->int:
         "The area"
@@ -267,8 +273,8 @@ def test_request_goes_to_the_sdk():
     "client.messages.create(**as_request(req)) sends what the plain dict sends"
     httpx = pytest.importorskip('httpx2')
     anthropic = pytest.importorskip('anthropic')
-    from msgkit.core import mk_request
-    from msgkit.display import as_request
+    from msgkit.request import mk_request
+    from msgkit.msgs import as_request
     bodies = []
     def handler(r): bodies.append(json.loads(r.content)); return httpx.Response(400, json={'error': {'message':'stop', 'type':'x'}})
     cli = anthropic.Anthropic(api_key='x', max_retries=0, http_client=httpx.Client(transport=httpx.MockTransport(handler)))
@@ -292,7 +298,7 @@ def test_elide_keeps_text():
 
 def test_markdown_view_escapes():
     "The Markdown view passes no raw HTML and no javascript: link, from any field"
-    from msgkit.parts import media_url
+    from msgkit.mediapart import media_url
     bad = '<img src=x onerror=alert(1)>'
     cited = dict(role='assistant', content=[dict(type='text', text='ok', citations=[dict(type='char_location', cited_text=bad, document_index=0,
                  document_title=bad, start_char_index=0, end_char_index=2)])])
@@ -391,7 +397,7 @@ def test_markdown_view_no_html(src):
 
 def test_markdown_view_keeps_markdown():
     "What can be kept exactly stays: code spans, fences (at the margin), http(s) and mailto links, emphasis, quotes and lists"
-    from msgkit.display import _md_safe
+    from msgkit.markdown import md_safe as _md_safe
     s = '**b** `a<b` ``x`y`` [y](https://a.b/c_(d)) ![i](https://a.b/i.png) [m](mailto:a@b.c)\n> quote\n- item\n   ```py {x}\n   <b>\n   ```\n~~~\n```\n~~~'
     assert _md_safe(s)==('**b** `a<b` ``x`y`` [y](https://a.b/c_(d)) ![i](https://a.b/i.png) [m](mailto:a@b.c)\n> quote\n- item\n'
                          '```py\n<b>\n```\n~~~\n```\n~~~')
@@ -417,7 +423,7 @@ def test_markdown_view_renders_safe():
     "The review's cases and 3,000 fuzzed texts, rendered by markdown-it-py: no HTML, no javascript:/data:/vbscript: link"
     pytest.importorskip('markdown_it')
     import random
-    from msgkit.display import _md_safe
+    from msgkit.markdown import md_safe as _md_safe
     toks = ['`','``','```','````','~~~','~~~~','[',']','(',')','<img src=x onerror=alert(1)>','<script>','</details>','javascript:alert(1)','vbscript:x',
             'data:text/html,x','https://a.b','mailto:a@b','\n','\n','\n\n',' ','    ','\t','> ','- ','1. ','1) ','* ','\\','\\`','\\[','&','&#106;','<','>',':',
             '!','![','*','_','x','y z','|','| a |','|---|','---','\r','\r\n','[r]: ','[r]','<http://x>','<!--','-->',' "t"','    ```','   ~~~',
@@ -449,7 +455,7 @@ def _texts():
 def test_repr_keeps_real_text(kind):
     "Real text is never elided as `<base64 …>` in a repr: not in a message, a history, a request, or an Anthropic text document"
     from msgkit.core import mk_msg
-    from msgkit.display import as_request
+    from msgkit.msgs import as_request
     s = _texts()[kind]
     assert elide(s)==s
     assert s in eval(repr(mk_msg(s, api='anthropic')))['content']
@@ -461,7 +467,7 @@ def test_repr_keeps_real_text(kind):
 def test_random_base64_still_elided():
     "10,000 random payloads of 256 to 5,000 characters (standard, URL-safe, MIME-wrapped with LF or CRLF) are all elided"
     import random
-    from msgkit.display import Elided
+    from msgkit.elide import Elided
     rng = random.Random(0)
     for i in range(10_000):
         b = rng.randbytes(rng.randint(192, 3750))
@@ -471,7 +477,7 @@ def test_random_base64_still_elided():
 
 def test_payload_fields_always_elided():
     "A payload field is elided whatever it holds; a data URI too, spaces before it or not"
-    from msgkit.display import Elided
+    from msgkit.elide import Elided
     s = _texts()['path']
     for d in (dict(data=s), dict(inline_data=dict(mime_type='image/png', data=s)), dict(type='base64', media_type='image/png', data=s),
               dict(bytes=s), dict(file_data=s)):

@@ -1,9 +1,9 @@
 "Fetching, offline: an httpx.MockTransport plays the web."
 import httpx, pytest
 from msgkit import sample, media_type
-from msgkit.fetch import fetch, FetchError, fetch_part
+from msgkit.download import fetch, FetchError, fetch_part
 import importlib
-FM = importlib.import_module('msgkit.fetch')  # the module (msgkit.fetch is the function)
+FM = importlib.import_module('msgkit.download')
 
 png, pdf = sample('gradient.png').read_bytes(), sample('report.pdf').read_bytes()
 

@@ -5,7 +5,7 @@ import io, os, warnings
 import pytest
 from PIL import Image
 from msgkit import *
-from msgkit.tools import mk_toolres
+from msgkit.core import mk_toolres
 import msgkit.fit
 from oracle import check, rules_images
 
@@ -115,7 +115,7 @@ def test_fit_through_every_entry_point():
 
 def test_without_pillow(monkeypatch):
     "Without Pillow the error names the limit and the extra; images that fit need no Pillow"
-    monkeypatch.setattr(msgkit.fit, '_pil', lambda data: None)
+    monkeypatch.setattr(msgkit.fit, 'open_image', lambda data: None)
     with pytest.raises(ValueError, match=r"api='anthropic' takes images of at most 5 MB of base64.*pip install 'msgkit\[images\]'"):
         mk_msg([PHOTOS['jpeg']], api='anthropic', fit=True)
     with pytest.raises(ValueError, match=r"api='gemini' takes no image/gif .*msgkit\[images\]"): mk_msg([PHOTOS['gif']], api='gemini', fit=True)
@@ -218,11 +218,11 @@ def test_decompression_bomb_message():
 
 def test_limits_in_providers_megabytes(monkeypatch):
     "5 MB and 3.75 MB, as Anthropic and Bedrock document them (5,242,880 and 3,932,160 bytes), not 5.2 MB and 3.9 MB"
-    from msgkit.parts import _mb
+    from msgkit.adapters.base import mb as _mb
     assert (_mb(5_242_880), _mb(3_932_160), _mb(20 * 2**20), _mb(512 * 1024)) == ('5 MB', '3.75 MB', '20 MB', '512 KB')
     m, losses = fit_msg(PHOTOS['jpeg'], 'anthropic')
     assert 'at most 5 MB of base64; resized and sent as 1568×1176 image/jpeg' in losses[0]['why'] and losses[0]['what'].endswith('as it was'), losses
-    monkeypatch.setattr(msgkit.fit, '_pil', lambda data: None)
+    monkeypatch.setattr(msgkit.fit, 'open_image', lambda data: None)
     with pytest.raises(ValueError, match=r"api='bedrock' takes images of at most 3.75 MB; this image/jpeg doesn't fit: fit=True resizes it with Pillow"):
         mk_msg([PHOTOS['jpeg']], api='bedrock', fit=True)
 

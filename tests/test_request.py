@@ -3,7 +3,8 @@ the oracle (the SDKs' request types for every keyword argument, the real clients
 import enum, json, typing
 import pytest
 from msgkit import *
-from msgkit.request import mk_tool, mk_tools, read_tools, Tool
+from msgkit.tools import mk_tool, mk_tools, read_tools
+from msgkit.parts import Tool
 from test_history import accept
 
 APIS = ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock']

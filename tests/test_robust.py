@@ -132,7 +132,7 @@ def test_big_file_refused_before_it_is_read(tmp_path, monkeypatch):
 def test_data_uri_parsed_once_and_checked_before_decoding(monkeypatch):
     calls = []
     real = base64.b64decode
-    monkeypatch.setattr(sniff.base64, 'b64decode', lambda *a, **k: calls.append(len(a[0])) or real(*a, **k))
+    monkeypatch.setattr(base64, 'b64decode', lambda *a, **k: calls.append(len(a[0])) or real(*a, **k))
     uri = 'data:image/png;base64,' + base64.b64encode(PNG).decode()
     m = mk_msg([uri, 'What is it?'], api='gemini')
     assert m['parts'][0]['inline_data']['data'] == PNG and len(calls) == 1  # decoded once
@@ -174,7 +174,7 @@ def test_errors_inside_a_raise_are_explained():
 def test_an_error_that_will_not_print():
     "An input whose error message can't be made still gets a clear error"
     from msgkit.errors import guard
-    with pytest.raises(ValueError, match="its message would not print"): guard(lambda x, api=None: (_ for _ in ()).throw(type('E', (KeyError,), {'__str__': lambda s: 1/0})()))(1)
+    with pytest.raises(ValueError, match="its message would not print"): guard()(lambda x, api=None: (_ for _ in ()).throw(type('E', (KeyError,), {'__str__': lambda s: 1/0})()))(1)
 
 @pytest.mark.parametrize('api', ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock'])
 def test_tool_arguments_nested_too_deep(api):

@@ -5,7 +5,7 @@ import typing, collections.abc as abc
 import typing_extensions as te
 import pytest
 from msgkit import get_api
-from msgkit.parts import By, OneOf, Shape
+from msgkit.shapes import By, OneOf, Shape
 from oracle import _unwrap, _hints, _UNIONS, _required
 
 # Gemini's OpenAI-compatible endpoint puts thought signatures in `extra_content` on a tool call and needs them back
@@ -116,7 +116,7 @@ def test_bedrock_shapes_match_botocore():
 
 def test_a_wrong_key_fails_the_check():
     "The walk itself can fail: a made-up key in a shape is found"
-    from msgkit.parts import S
+    from msgkit.shapes import S
     bad = []
     check_td(S(role=None, content=None, tool_calls=None, _need=('role','content')), [sdk_type('anthropic')[0]], '$', 'anthropic', bad)
     assert bad == ['$.tool_calls']

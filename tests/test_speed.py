@@ -52,7 +52,7 @@ def test_fast_path_same_as_full(api, monkeypatch):
         if isinstance(a, list) and a and core._texts(h, get_api(api)) is not None: check(api, a)  # and what the fast path makes, the API accepts
     assert fast_used > 50
 
-sniff = importlib.import_module('msgkit.sniff')
+sniff = importlib.import_module('msgkit.codec')  # the base64 memo
 
 def test_b64_memo_and_in_place_encoding(monkeypatch):
     import base64, os
@@ -139,7 +139,7 @@ def test_stored_base64_history_is_not_decoded(monkeypatch):
     for api in ('anthropic', 'openai', 'openai_chat'):
         js = json.dumps(jsonable(mk_msgs(h, api)))
         monkeypatch.setattr(sniff, 'unb64', counting)
-        for mod in ('msgkit.parts', 'msgkit.history'): monkeypatch.setattr(importlib.import_module(mod), 'unb64', counting, raising=False)
+        for mod in ('msgkit.sniff', 'msgkit.mediapart', 'msgkit.history'): monkeypatch.setattr(importlib.import_module(mod), 'unb64', counting, raising=False)
         big.clear()
         out = mk_msgs(json.loads(js), api)
         assert json.dumps(jsonable(out), sort_keys=True) == json.dumps(json.loads(js), sort_keys=True) and not big, (api, big)  # the same request, nothing decoded
@@ -162,7 +162,7 @@ def test_lazy_part_checks_its_base64():
 def test_lazy_part_is_a_dict_like_any_part():
     "Every dict operation on an undecoded LazyMedia gives what it gives on the eager Part (the bytes decoded first where it must see them)"
     import copy, pickle
-    from msgkit.parts import b64_media, media
+    from msgkit.mediapart import b64_media, media
     raw = b'\x89PNG\r\n\x1a\n' + bytes(100_000)
     s = base64.b64encode(raw).decode()
     ops = [lambda p: p.setdefault('data', b'x'), lambda p: len(p.pop('data')), lambda p: (p.pop('data', None), 'data' in p)[1],

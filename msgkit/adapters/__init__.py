@@ -1,1 +1,2 @@
-# Hand-written (not generated): one module per API, named as the `api=` value; `msgkit.parts.get_api` finds them.
+# Hand-written (not generated): one module per API, named as the `api=` value (the OpenAI-compatible servers' dialects in
+# `dialects/`); `msgkit.registry` finds them.

@@ -1,1 +1,1 @@
-# Hand-written (not generated): format readers, one module per format (nbs/4x_*.ipynb), found by `msgkit.parts.readers`
+# Hand-written (not generated): format readers, one module per format (nbs/1x_*.ipynb), found by `msgkit.registry.readers`
