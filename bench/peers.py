@@ -241,6 +241,7 @@ def tool_fns(n=20):
     topics = ['customer', 'order', 'invoice', 'product', 'shipment', 'ticket', 'employee', 'supplier', 'contract', 'payment']
     src = ''.join(_TOOL_SRC.format(name=f'search_{t}', topic=t) for t in topics[:(n+1)//2])
     d = Path(tempfile.mkdtemp(prefix='msgkit-bench-tools-')); p = d/'bench_tool_fns.py'; p.write_text(src)
+    import atexit, shutil; atexit.register(shutil.rmtree, d, True)  # read (for their source) while the run lasts, removed after
     spec = importlib.util.spec_from_file_location('bench_tool_fns', p); mod = importlib.util.module_from_spec(spec)
     sys.modules['bench_tool_fns'] = mod; spec.loader.exec_module(mod)
     return [getattr(mod, n_) for t in topics[:(n+1)//2] for n_ in (f'search_{t}', f'search_{t}_get')][:n]
