@@ -1,30 +1,52 @@
-"""msgkit against its peers (msglm, litellm, langchain-core + langchain-anthropic, pydantic-ai) and the SDKs' own
-stream accumulators, in ONE interleaved run: each round visits every case, and each case cycles through its libraries
-round-robin (the starting library rotates every round); a case's value is the median over rounds.
+"""msgkit against its peers (msglm, litellm, langchain-core + its provider packages, pydantic-ai), the SDKs' own stream
+accumulators and plain floors, in ONE interleaved run: each round visits every case, and each case cycles through its
+libraries round-robin (the starting library rotates every round). Times are CPU time (this process's, or a fresh child
+process's), so other work on the machine disturbs them less than wall time; a case's value is the median over rounds, and
+a row's ratio is the median over rounds of msgkit ÷ the fastest peer doing the same work in that same round.
 
-    python bench/peers.py                 # full run (what bench/RESULTS.md holds)
-    python bench/peers.py --quick         # few rounds, small sizes: checks the harness works (CI); never asserts a time
-    python bench/peers.py --json out.json # also write every sample and median as JSON
+    python bench/peers.py                  # full run (what bench/RESULTS.md holds)
+    python bench/peers.py --quick          # few rounds, small sizes: checks the harness works (CI); never asserts a time
+    python bench/peers.py --json out.json  # also write every sample and median as JSON
+    python bench/peers.py --only tools,trim --rounds 5   # just the cases whose key starts with one of these
+    python bench/peers.py --profile trim.openai,tools.cold.openai_chat   # cProfile msgkit's side of these cases instead
+
+Each library gets its own native input, built before timing (LangChain messages, pydantic-ai `ModelMessage`s, Chat dicts
+for litellm). msgkit remembers base64 text and media types of large payloads by the object ("the memo"): where that
+applies a row shows msgkit with the memo warm (the same objects every call) and cold (fresh objects every call, made
+outside the timing). A peer that can't do a row's work is named in the row with the reason; a peer that does related but
+not the same work is shown aside and left out of the ratio. A ratio above 1 is marked TRAILS.
 
 Install the bench's own requirements (separate from msgkit's) with `pip install -e . -r bench/requirements.txt`.
 A peer that isn't installed is reported as "not installed"; one whose API has moved, as "error: ...".
 """
-import argparse, asyncio, base64, json, os, platform, shlex, statistics, subprocess, sys, tempfile, time, tracemalloc
+import argparse, asyncio, base64, dataclasses, importlib.util, json, os, platform, resource, shlex, statistics, subprocess, sys, tempfile, time, tracemalloc, types
 from pathlib import Path
 
 os.environ.setdefault('LITELLM_LOCAL_MODEL_COST_MAP', 'True')  # litellm would otherwise fetch its price list at import
+def _tiktoken_offline():
+    "tiktoken's encodings come from the network; litellm ships o200k_base and cl100k_base: point tiktoken at that copy (without importing litellm)"
+    s = importlib.util.find_spec('litellm')
+    d = Path(s.origin).parent/'litellm_core_utils'/'tokenizers' if s and s.origin else None
+    if d and d.is_dir() and 'TIKTOKEN_CACHE_DIR' not in os.environ: os.environ['TIKTOKEN_CACHE_DIR'] = str(d)
+_tiktoken_offline()
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from bench import big_png  # noqa: E402  (the existing bench's PNG maker)
 
 APIS = ('openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock')
 MISSING = {}  # peer -> "not installed" / "error: ..."
+clock = time.process_time  # CPU seconds of this process (all its threads: no peer leaves a thread running, checked at the end)
 
 def _peer(name, f):
     "Run the peer's setup `f`; on failure record why and return None"
     try: return f()
     except ImportError as e: MISSING[name] = f'not installed ({e.name or e})'
     except Exception as e: MISSING[name] = f'error: {type(e).__name__}: {str(e)[:120]}'
+
+def _try(f):
+    "`f` itself if building it works, else the exception (a Case shows it as that peer's error)"
+    try: return f()
+    except Exception as e: return e
 
 # ---------------------------------------------------------------- histories, each peer's in its own form
 def text_history(n=100): return [f"message {i} " * 20 for i in range(n)]
@@ -39,65 +61,244 @@ def image_history(imgs, n=20):
         res.append([b, f"question {i}: what is in this picture?"] if b is not None else f"question {i}")
     return res
 
+def data_uri(b, mt='image/png'): return f'data:{mt};base64,' + base64.b64encode(b).decode('ascii')
+
+def image_chat(imgs, n=20, uris=None):
+    "The same history as `image_history`, as Chat dicts: each image an `image_url` data URI in its user turn"
+    uris = uris or [data_uri(b) for b in imgs]; it = iter(uris); res = []
+    for i in range(n):
+        if i%2: res.append(dict(role='assistant', content=f"answer {i}")); continue
+        u = next(it, None) if i%4==0 else None
+        c = f"question {i}: what is in this picture?" if u else f"question {i}"
+        res.append(dict(role='user', content=[dict(type='image_url', image_url=dict(url=u)), dict(type='text', text=c)] if u else c))
+    return res
+
+def tool_chat(n=200):
+    "`n` Chat dicts in rounds of 4: a question, an assistant turn with text and a tool call, the tool's result, the answer"
+    res = []
+    for i in range(n//4):
+        cid = f'call_{i:04d}'
+        res += [dict(role='user', content=f"What is the weather in city {i}? Please be brief."),
+                dict(role='assistant', content=f"Let me look up city {i}.", tool_calls=[dict(id=cid, type='function',
+                     function=dict(name='get_weather', arguments=json.dumps(dict(city=f'city {i}', days=3))))]),
+                dict(role='tool', tool_call_id=cid, content=json.dumps(dict(temp=20+i%10, sky='clear', wind_kph=12))),
+                dict(role='assistant', content=f"It is {20+i%10} °C and clear in city {i}.")]
+    return res[:n]
+
+def lc_msgs(cd):
+    "LangChain messages of Chat dicts (langchain-core's own `convert_to_messages`)"
+    from langchain_core.messages import convert_to_messages
+    return convert_to_messages(cd)
+
+def pai_msgs(cd):
+    "pydantic-ai `ModelMessage`s of Chat dicts: user prompts (images as `ImageUrl`), responses with text and tool calls, tool returns"
+    from pydantic_ai.messages import ModelRequest, ModelResponse, UserPromptPart, TextPart, ToolCallPart, ToolReturnPart, ImageUrl
+    names, out = {}, []
+    for m in cd:
+        r, c = m['role'], m.get('content')
+        if r == 'user':
+            if isinstance(c, list): c = [ImageUrl(url=p['image_url']['url']) if p['type']=='image_url' else p['text'] for p in c]
+            out.append(ModelRequest(parts=[UserPromptPart(content=c)]))
+        elif r == 'assistant':
+            tcs = m.get('tool_calls') or []
+            for t in tcs: names[t['id']] = t['function']['name']
+            out.append(ModelResponse(parts=([TextPart(content=c)] if c else []) + [ToolCallPart(tool_name=t['function']['name'],
+                       args=t['function']['arguments'], tool_call_id=t['id']) for t in tcs]))
+        elif r == 'tool':
+            out.append(ModelRequest(parts=[ToolReturnPart(tool_name=names[m['tool_call_id']], content=c, tool_call_id=m['tool_call_id'])]))
+    return out
+
+def pai_binary(msgs):
+    "`msgs` with each data-URI `ImageUrl` read with `BinaryContent.from_data_uri` (how pydantic-ai sends one inline), a new list"
+    from pydantic_ai.messages import ModelRequest, UserPromptPart, ImageUrl, BinaryContent
+    def part(p):
+        if not (isinstance(p, UserPromptPart) and isinstance(p.content, list)): return p
+        return dataclasses.replace(p, content=[BinaryContent.from_data_uri(c.url) if isinstance(c, ImageUrl) else c for c in p.content])
+    return [dataclasses.replace(m, parts=[part(p) for p in m.parts]) if isinstance(m, ModelRequest) else m for m in msgs]
+
+def pai_bytes(imgs, n=20):
+    "pydantic-ai's form of `image_history(imgs)`: each image a `BinaryContent` of the bytes"
+    from pydantic_ai.messages import ModelRequest, ModelResponse, UserPromptPart, TextPart, BinaryContent
+    return [ModelRequest(parts=[UserPromptPart(content=[BinaryContent(data=o[0], media_type='image/png'), o[1]] if isinstance(o, list) else o)])
+            if i%2==0 else ModelResponse(parts=[TextPart(content=o)]) for i,o in enumerate(image_history(imgs, n))]
+
 # ---------------------------------------------------------------- peers' conversion paths
-def setup_pydantic_ai(h):
-    "pydantic-ai: each model class's own `_map_messages` (what its `request` awaits), models built offline with dummy keys"
-    from pydantic_ai.messages import ModelRequest, ModelResponse, UserPromptPart, TextPart
+_PAI = {}
+def pai_models():
+    "pydantic-ai's five model classes, built offline with dummy keys, and a runner for their async mappers (one reused event loop)"
+    if _PAI: return _PAI
     from pydantic_ai.models import ModelRequestParameters
-    msgs = [ModelRequest(parts=[UserPromptPart(content=s)]) if i%2==0 else ModelResponse(parts=[TextPart(content=s)]) for i,s in enumerate(h)]
-    p = ModelRequestParameters(); loop = asyncio.new_event_loop(); run = loop.run_until_complete
-    fs = {}
-    def add(api, mk, call):
-        try: m = mk(); fs[api] = lambda: run(call(m))
-        except Exception as e: fs[api] = e
-    def oai():
-        from pydantic_ai.providers.openai import OpenAIProvider
-        return OpenAIProvider(api_key='sk-dummy')
     from pydantic_ai.models import openai as _o, anthropic as _a, google as _g, bedrock as _b  # noqa
-    add('openai', lambda: _o.OpenAIResponsesModel('gpt-4.1', provider=oai()), lambda m: m._map_messages(msgs, {}, p))
-    add('openai_chat', lambda: _o.OpenAIChatModel('gpt-4.1', provider=oai()), lambda m: m._map_messages(msgs, p))
+    from pydantic_ai.providers.openai import OpenAIProvider
+    from pydantic_ai.providers.anthropic import AnthropicProvider
+    from pydantic_ai.providers.google import GoogleProvider
+    from pydantic_ai.providers.bedrock import BedrockProvider
+    loop = asyncio.new_event_loop()
+    _PAI.update(run=loop.run_until_complete, p=ModelRequestParameters(), models=dict(
+        openai=_try(lambda: _o.OpenAIResponsesModel('gpt-4.1', provider=OpenAIProvider(api_key='sk-dummy'))),
+        openai_chat=_try(lambda: _o.OpenAIChatModel('gpt-4.1', provider=OpenAIProvider(api_key='sk-dummy'))),
+        anthropic=_try(lambda: _a.AnthropicModel('claude-sonnet-4-5', provider=AnthropicProvider(api_key='sk-ant-dummy'))),
+        gemini=_try(lambda: _g.GoogleModel('gemini-2.5-flash', provider=GoogleProvider(api_key='dummy'))),
+        bedrock=_try(lambda: _b.BedrockConverseModel('us.anthropic.claude-sonnet-4-5-20250929-v1:0', provider=BedrockProvider(
+            region_name='us-east-1', aws_access_key_id='dummy', aws_secret_access_key='dummy')))))
+    return _PAI
+
+def pai_mapper(api):
+    "`f(msgs)`: the pydantic-ai model class's own `_map_messages` for `api` (what its `request` awaits)"
+    P = pai_models(); m, run, p = P['models'][api], P['run'], P['p']
+    if isinstance(m, BaseException): raise m
+    call = dict(openai=lambda ms: m._map_messages(ms, {}, p), openai_chat=lambda ms: m._map_messages(ms, p),
+                anthropic=lambda ms: m._map_message(ms, p, {}), gemini=lambda ms: m._map_messages(ms, p),
+                bedrock=lambda ms: m._map_messages(ms, p, None))[api]
+    return lambda ms: run(call(ms))
+
+def setup_pydantic_ai(msgs, binary=()):
+    "api -> f() mapping the prebuilt `msgs`; for the APIs in `binary`, their data-URI images read into `BinaryContent` inside the call"
+    fs = {}
+    for api in APIS:
+        try: f = pai_mapper(api); fs[api] = (lambda f=f, b=api in binary: f(pai_binary(msgs) if b else msgs))
+        except Exception as e: fs[api] = e
+    return fs
+
+def lc_converters():
+    "api -> f(lc_messages): langchain-core's `convert_to_openai_messages` and each provider package's own request converter"
+    from langchain_core.messages import convert_to_openai_messages
+    fs = dict(openai_chat=convert_to_openai_messages)
+    def imp(api, f):
+        try: fs[api] = f()
+        except ImportError as e: fs[api] = e
+    def oai():
+        from langchain_openai.chat_models.base import _construct_responses_api_input  # what `_construct_responses_api_payload` calls
+        return _construct_responses_api_input
     def ant():
-        from pydantic_ai.providers.anthropic import AnthropicProvider
-        return _a.AnthropicModel('claude-sonnet-4-5', provider=AnthropicProvider(api_key='sk-ant-dummy'))
-    add('anthropic', ant, lambda m: m._map_message(msgs, p, {}))
+        from langchain_anthropic.chat_models import _format_messages  # what `ChatAnthropic._get_request_payload` calls
+        return lambda m: _format_messages(m, model='claude-sonnet-4-5')
     def goo():
-        from pydantic_ai.providers.google import GoogleProvider
-        return _g.GoogleModel('gemini-2.5-flash', provider=GoogleProvider(api_key='dummy'))
-    add('gemini', goo, lambda m: m._map_messages(msgs, p))
+        from langchain_google_genai.chat_models import _parse_chat_history  # what `ChatGoogleGenerativeAI._prepare_request` calls
+        return lambda m: _parse_chat_history(m, model='gemini-2.5-flash')
     def bed():
-        from pydantic_ai.providers.bedrock import BedrockProvider
-        return _b.BedrockConverseModel('us.anthropic.claude-sonnet-4-5-20250929-v1:0', provider=BedrockProvider(
-            region_name='us-east-1', aws_access_key_id='dummy', aws_secret_access_key='dummy'))
-    add('bedrock', bed, lambda m: m._map_messages(msgs, p, None))
-    async def nothing(): pass
-    fs['_loop_overhead'] = lambda: run(nothing())
+        from langchain_aws.chat_models.bedrock_converse import _messages_to_bedrock  # what `ChatBedrockConverse._converse_params` calls
+        return lambda m: _messages_to_bedrock(m, model_id='anthropic.claude-sonnet-4-5-20250929-v1:0', provider='anthropic')
+    imp('openai', oai); imp('anthropic', ant); imp('gemini', goo); imp('bedrock', bed)
     return fs
+LC_PKG = dict(openai='langchain-openai', openai_chat='langchain-core', anthropic='langchain-anthropic', gemini='langchain-google-genai', bedrock='langchain-aws')
 
-def setup_langchain(h):
-    "langchain-core's `convert_to_openai_messages`; langchain-anthropic's `_format_messages` (what `ChatAnthropic._get_request_payload` calls)"
-    from langchain_core.messages import HumanMessage, AIMessage, convert_to_openai_messages
-    lc = [HumanMessage(s) if i%2==0 else AIMessage(s) for i,s in enumerate(h)]
-    fs = dict(openai_chat=lambda: convert_to_openai_messages(lc))
-    try:
-        from langchain_anthropic.chat_models import _format_messages
-        fs['anthropic'] = lambda: _format_messages(lc, model='claude-sonnet-4-5')
-    except ImportError as e: fs['anthropic'] = e
-    return fs
+def setup_langchain(lc):
+    "api -> f() converting the prebuilt LangChain messages `lc`"
+    return {api: (f if isinstance(f, BaseException) else (lambda f=f: f(lc))) for api,f in lc_converters().items()}
 
-def setup_litellm(cd):
-    "litellm's prompt converters from Chat dicts, as its providers' `transform_request` call them"
+def lit_converters():
+    "api -> f(chat_dicts): litellm's prompt converters, as its providers' `transform_request` call them"
     from litellm.litellm_core_utils.prompt_templates.factory import anthropic_messages_pt, _bedrock_converse_messages_pt
     from litellm.llms.vertex_ai.gemini.transformation import gemini_convert_messages_with_history
     from litellm.completion_extras.litellm_responses_transformation.transformation import LiteLLMResponsesTransformationHandler
-    rh = LiteLLMResponsesTransformationHandler()
-    return dict(openai=lambda: rh.convert_chat_completion_messages_to_responses_api(cd),
-                anthropic=lambda: anthropic_messages_pt(cd, model='claude-sonnet-4-5', llm_provider='anthropic'),
-                gemini=lambda: gemini_convert_messages_with_history(cd, model='gemini-2.5-flash', custom_llm_provider='gemini'),
-                bedrock=lambda: _bedrock_converse_messages_pt(cd, model='anthropic.claude-sonnet-4-5-20250929-v1:0', llm_provider='bedrock_converse'))
+    from litellm.llms.openai.chat.gpt_transformation import OpenAIGPTConfig
+    rh, oc = LiteLLMResponsesTransformationHandler(), OpenAIGPTConfig()
+    return dict(openai=rh.convert_chat_completion_messages_to_responses_api,
+                openai_chat=lambda cd: oc._transform_messages(cd, model='gpt-4.1'),
+                anthropic=lambda cd: anthropic_messages_pt(cd, model='claude-sonnet-4-5', llm_provider='anthropic'),
+                gemini=lambda cd: gemini_convert_messages_with_history(cd, model='gemini-2.5-flash', custom_llm_provider='gemini'),
+                bedrock=lambda cd: _bedrock_converse_messages_pt(cd, model='anthropic.claude-sonnet-4-5-20250929-v1:0', llm_provider='bedrock_converse'))
+
+def setup_litellm(cd): return {api: (lambda f=f: f(cd)) for api,f in lit_converters().items()}
 
 def setup_msglm(h):
     import msglm
     return dict(openai=lambda: msglm.mk_msgs(h, api='openai'), anthropic=lambda: msglm.mk_msgs(h, api='anthropic'))
+
+# ---------------------------------------------------------------- tools from Python functions
+_TOOL_SRC = '''
+def {name}(query: str, limit: int = 10, exact: bool = False, threshold: float = 0.5) -> str:
+    """Search the {topic} records for `query`.
+
+    Parameters
+    ----------
+    query : str
+        What to look for in the {topic} records.
+    limit : int, optional
+        The most results to return.
+    exact : bool, optional
+        Match the whole query only.
+    threshold : float, optional
+        The lowest relevance score kept.
+    """
+    return query
+
+def {name}_get(record_id: str, fields: str = "all") -> str:
+    """Fetch one {topic} record by its id.
+
+    Parameters
+    ----------
+    record_id : str
+        The record's id.
+    fields : str, optional
+        Which fields to return, comma separated.
+    """
+    return record_id
+'''
+def tool_fns(n=20):
+    "`n` plain functions (type hints, NumPy docstrings: what litellm's `function_to_dict` reads), from a real module file (so their source can be read)"
+    topics = ['customer', 'order', 'invoice', 'product', 'shipment', 'ticket', 'employee', 'supplier', 'contract', 'payment']
+    src = ''.join(_TOOL_SRC.format(name=f'search_{t}', topic=t) for t in topics[:(n+1)//2])
+    d = Path(tempfile.mkdtemp(prefix='msgkit-bench-tools-')); p = d/'bench_tool_fns.py'; p.write_text(src)
+    import atexit, shutil; atexit.register(shutil.rmtree, d, True)  # read (for their source) while the run lasts, removed after
+    spec = importlib.util.spec_from_file_location('bench_tool_fns', p); mod = importlib.util.module_from_spec(spec)
+    sys.modules['bench_tool_fns'] = mod; spec.loader.exec_module(mod)
+    return [getattr(mod, n_) for t in topics[:(n+1)//2] for n_ in (f'search_{t}', f'search_{t}_get')][:n]
+
+def fresh_fns(fns):
+    "New function objects for `fns` (same code, so the same source): a memo by the object would see them for the first time"
+    def cp(f):
+        g = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+        g.__doc__, g.__annotations__, g.__module__, g.__qualname__, g.__kwdefaults__ = f.__doc__, dict(f.__annotations__), f.__module__, f.__qualname__, f.__kwdefaults__
+        return g
+    return [cp(f) for f in fns]
+
+def lit_tools():
+    "api -> f(fns): litellm's `function_to_dict` for each function, then the provider's own tool mapping of those Chat tools"
+    from litellm.utils import function_to_dict
+    import numpydoc  # noqa: F401  (function_to_dict needs it)
+    from litellm.llms.anthropic.chat.transformation import AnthropicConfig
+    from litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini import VertexGeminiConfig
+    from litellm.litellm_core_utils.prompt_templates.factory import _bedrock_tools_pt
+    from litellm.completion_extras.litellm_responses_transformation.transformation import LiteLLMResponsesTransformationHandler
+    rh, ac, gc = LiteLLMResponsesTransformationHandler(), AnthropicConfig(), VertexGeminiConfig()
+    chat = lambda fns: [dict(type='function', function=function_to_dict(f)) for f in fns]
+    return dict(openai_chat=chat, openai=lambda fns: rh._convert_tools_to_responses_format(chat(fns)),
+                anthropic=lambda fns: ac._map_tools(chat(fns)), gemini=lambda fns: gc._map_function(chat(fns), optional_params={}),
+                bedrock=lambda fns: _bedrock_tools_pt(chat(fns)))
+
+def lc_tools():
+    "api -> f(fns): langchain-core's `convert_to_openai_tool` and each provider package's own tool converter"
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+    fs = dict(openai_chat=lambda fns: [convert_to_openai_tool(f) for f in fns])
+    # langchain-openai sends Responses tools as convert_to_openai_tool's, their `function` flattened (in `_construct_responses_api_payload`)
+    fs['openai'] = lambda fns: [{'type': 'function', **convert_to_openai_tool(f)['function']} for f in fns]
+    def imp(api, f):
+        try: fs[api] = f()
+        except ImportError as e: fs[api] = e
+    def ant():
+        from langchain_anthropic.chat_models import convert_to_anthropic_tool
+        return lambda fns: [convert_to_anthropic_tool(f) for f in fns]
+    def goo():
+        from langchain_google_genai._function_utils import convert_to_genai_function_declarations
+        return convert_to_genai_function_declarations
+    def bed():
+        from langchain_aws.chat_models.bedrock_converse import _format_tools
+        return _format_tools
+    imp('anthropic', ant); imp('gemini', goo); imp('bedrock', bed)
+    return fs
+
+def pai_tools():
+    "api -> f(fns): pydantic-ai's `Tool(f).tool_def` (its function schema) for each, mapped by the model class's own tool mapping"
+    from pydantic_ai import Tool
+    from pydantic_ai.models.google import _function_declaration_from_tool
+    ms = pai_models()['models']
+    defs = lambda fns: [Tool(f).tool_def for f in fns]
+    maps = dict(openai=lambda m, t: m._map_tool_definition(t, visibility='visible'), openai_chat=lambda m, t: m._map_tool_definition(t, {}),
+                anthropic=lambda m, t: m._map_tool_definition(t, {}, visibility='visible'), gemini=lambda m, t: _function_declaration_from_tool(t),
+                bedrock=lambda m, t: m._map_tool_definition(t))
+    return {api: (ms[api] if isinstance(ms[api], BaseException) else (lambda fns, m=ms[api], g=maps[api]: [g(m, t) for t in defs(fns)])) for api in APIS}
 
 # ---------------------------------------------------------------- streams, built with the SDKs' own types
 def ant_events(n, w='word '):
@@ -170,8 +371,12 @@ def _env():
     e['PYTHONPYCACHEPREFIX'] = str(Path(tempfile.gettempdir())/'msgkit-bench-pycache')
     return e
 
-def _wall(code):
-    t = time.perf_counter(); subprocess.run([sys.executable, '-c', code], check=True, env=_env()); return (time.perf_counter()-t)*1000
+def _child_cpu(code):
+    "CPU ms (user + system) of a fresh interpreter running `code`"
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, '-c', code], check=True, env=_env())
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)*1000
 
 def _timed(code):
     "Run `code` in a fresh interpreter; it prints a time in ms as its last line"
@@ -185,45 +390,82 @@ imgs = [big_png({sz}) for _ in range(5)]
 from peers import image_history
 h = image_history(imgs)
 {setup}
-t = time.perf_counter(); {stmt}; print((time.perf_counter()-t)*1000)
+t = time.process_time(); {stmt}; print((time.process_time()-t)*1000)
 """
 def first_build(sz, setup, stmt): return lambda: _timed(_FIRST.format(here=str(HERE), sz=sz, setup=setup, stmt=stmt))
 
 # ---------------------------------------------------------------- the run
 class Case:
-    def __init__(self, key, label, unit, fns, scale=1, goal=None, per_call=True):
-        "`fns`: lib -> callable (or the exception that stops it); `scale` turns seconds per call into `unit`"
-        self.key,self.label,self.unit,self.scale,self.goal,self.per_call = key,label,unit,scale,goal,per_call
-        self.fns, self.err, self.n, self.samples = {}, {}, {}, {}
+    """One measured case: `fns` maps a library to a callable, a `(prep, f)` pair (`prep()` untimed, then `f` of what it made, timed),
+    or the exception that stopped it. The row it makes: `kind` 'peer' (ratio msgkit ÷ fastest of `peers`), 'floor' or 'goal' (÷ `ref`),
+    'self' (÷ `ref_fn(round)`); 'msgkit' is the memo-warm measure, 'msgkit cold' the memo-cold one; `aside` peers are shown, not compared;
+    `cant` names peers that can't do this work and why; `nomemo` says why no cold measure exists."""
+    def __init__(self, key, label, unit, fns, scale=1, per_call=True, kind='peer', ref=None, ref_note=None, aside=(), cant=None,
+                 nomemo=None, rounds=None, check=None, ref_fn=None):
+        self.key,self.label,self.unit,self.scale,self.per_call = key,label,unit,scale,per_call
+        self.kind,self.ref,self.ref_note,self.aside,self.cant,self.nomemo = kind,ref,ref_note,set(aside),dict(cant or {}),nomemo
+        self.rounds,self.check,self.ref_fn = rounds,check,ref_fn
+        self.fns, self.err, self.n, self.samples, self.out = {}, {}, {}, {}, {}
         for k,f in fns.items():
             if isinstance(f, BaseException): self.err[k] = f'error: {type(f).__name__}: {str(f)[:100]}'
             elif f is not None: self.fns[k] = f
 
+    def _once(self, f):
+        "CPU seconds of one call (the prep of a pair untimed), and what it returned"
+        if isinstance(f, tuple):
+            x = f[0](); t = clock(); r = f[1](x); return clock()-t, r
+        t = clock(); r = f(); return clock()-t, r
+
     def warm(self, target):
-        "Call each once (a failure drops that lib), and pick calls per sample so one sample takes about `target` s"
+        "Call each twice (a failure drops that lib), note what it made, and pick calls per sample so one sample takes about `target` s"
         for k,f in list(self.fns.items()):
             try:
-                t = time.perf_counter(); f(); dt = time.perf_counter()-t
-                if self.per_call:
-                    t = time.perf_counter(); f(); dt = min(dt, time.perf_counter()-t)
-                self.n[k] = max(1, min(10_000, int(target/max(dt, 1e-9)))) if self.per_call else 1
+                dt, r = self._once(f)
+                if self.per_call: dt = min(dt, self._once(f)[0])
+                if self.check: self.out[k] = self.check(r)
+                self.n[k] = max(1, min(10_000, int(target/max(dt, 1e-6)))) if self.per_call else 1
             except Exception as e:
                 self.err[k] = f'error: {type(e).__name__}: {str(e)[:100]}'; del self.fns[k]
 
     def sample(self, rnd):
         ks = list(self.fns)
-        if not ks: return
+        if not ks or (self.rounds is not None and rnd >= self.rounds): return
         r = rnd % len(ks)
         for k in ks[r:]+ks[:r]:
             f,n = self.fns[k], self.n[k]
-            if self.per_call:
-                t = time.perf_counter()
+            if not self.per_call: v = f()
+            elif isinstance(f, tuple):
+                tot = 0.0
+                for _ in range(n):
+                    x = f[0](); t = clock(); f[1](x); tot += clock()-t
+                v = tot/n*self.scale
+            else:
+                t = clock()
                 for _ in range(n): f()
-                v = (time.perf_counter()-t)/n*self.scale
-            else: v = f()
+                v = (clock()-t)/n*self.scale
             self.samples.setdefault(k, []).append(v)
 
     def med(self, k): return statistics.median(self.samples[k]) if self.samples.get(k) else None
+    def peers(self): return [k for k in self.fns if not k.startswith('msgkit') and k not in self.aside and self.samples.get(k)]
+
+    def ratio(self, k='msgkit'):
+        "Median over rounds of msgkit (`k`) ÷ its reference in the same round; and the reference's name"
+        m = self.samples.get(k)
+        if not m: return None, None
+        if self.kind == 'peer':
+            ps = self.peers()
+            if not ps: return None, None
+            rs = [m[i]/d for i in range(min(len(m), *(len(self.samples[p]) for p in ps))) if (d := min(self.samples[p][i] for p in ps)) > 0]
+            best = min(ps, key=self.med)
+            return (statistics.median(rs) if rs else None), best
+        if self.kind == 'self':
+            rs = [m[i]/d for i in range(len(m)) if (d := self.ref_fn(self, i))]
+            return (statistics.median(rs) if rs else None), self.ref_note
+        if isinstance(self.ref, str):  # another library of this case
+            r = self.samples.get(self.ref)
+            rs = [a/b for a,b in zip(m, r or ()) if b > 0]
+            return (statistics.median(rs) if rs else None), self.ref
+        return (self.med(k)/self.ref if isinstance(self.ref, (int, float)) and self.med(k) is not None else None), self.ref_note
 
 def peak_multiple(f, payload_len):
     "Peak traced memory while `f` runs, the payload (allocated before tracing, alive throughout) included, ÷ payload"
@@ -239,7 +481,8 @@ def machine():
     aff = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
     vers = {}
     from importlib.metadata import version
-    for p in ('msgkit','msglm','litellm','langchain-core','langchain-anthropic','pydantic-ai-slim','openai','anthropic','google-genai','boto3','fastcore'):
+    for p in ('msgkit','msglm','litellm','langchain-core','langchain-anthropic','langchain-openai','langchain-google-genai','langchain-aws',
+              'pydantic-ai-slim','openai','anthropic','google-genai','boto3','tiktoken','numpydoc','fastcore'):
         try: vers[p] = version(p)
         except Exception: vers[p] = 'not installed'
     def git(*a):
@@ -253,177 +496,444 @@ def machine():
 def fmt(v, unit=''):
     if v is None: return '–'
     if isinstance(v, str): return v
-    return f'{v:.2f}' if abs(v)<10 else f'{v:.1f}' if abs(v)<1000 else f'{v:,.0f}'
+    if isinstance(v, int) and not isinstance(v, bool): return f'{v:,}'
+    return f'{v:.3f}' if abs(v)<1 else f'{v:.2f}' if abs(v)<10 else f'{v:.1f}' if abs(v)<1000 else f'{v:,.0f}'
+
+def _loadavg(): return ', '.join(f'{x:.2f}' for x in os.getloadavg()) if hasattr(os, 'getloadavg') else '?'
+
+# ---------------------------------------------------------------- the cases
+def _mk_counter():
+    "How msgkit counts OpenAI text tokens on this machine: tiktoken where an encoding is already here, else 4 characters a token"
+    from msgkit.adapters.openai import encoder
+    e = encoder()
+    return f'tiktoken {e.name}, exact' if e else '4 characters a token'
+
+def build_cases(q, only=None):
+    "Every case of the run (`q`: quick sizes); `only`: key prefixes to keep"
+    import msgkit
+    img_sz, n_ev = (100_000, 1_000) if q else (1_000_000, 10_000)
+    isz = f'{img_sz/1e6:g} MB'
+    want = lambda key: not only or any(key.startswith(o) or o.startswith(key) for o in only)  # a block of cases, some of which are wanted
+    cases = []
+    def add(c):
+        if not only or any(c.key.startswith(o) for o in only): cases.append(c)
+    h = text_history(100); cd = chat_dicts(h); nmsg = len(h)
+    lc_ok = _peer('langchain-core', lambda: lc_converters()) is not None
+    for api,pkg in LC_PKG.items():
+        if lc_ok and isinstance(lc_converters().get(api), ImportError): MISSING.setdefault(pkg, 'not installed')
+    lit_ok = _peer('litellm', lambda: lit_converters()) is not None
+    pai_ok = _peer('pydantic-ai', lambda: pai_models()) is not None
+    mlm = _peer('msglm', lambda: setup_msglm(h)) or {}
+    have_msglm = bool(mlm)
+    def lc_name(api): return LC_PKG[api]
+    def peers_for(api, lc=None, lit=None, pai=None, extra=()):
+        "The peer callables for `api` of the given setups (api -> f), named by package"
+        out = {}
+        for name, d in (('pydantic-ai', pai), (lc_name(api), lc), ('litellm', lit), *extra):
+            if d and api in d: out[name] = d[api]
+        return out
+    def cant_for(names):
+        "peers expected in a row, reported when missing"
+        return {n: MISSING[n] for n in names if n in MISSING}
+
+    # 1. text histories from plain strings (each peer in its own form)
+    if want('text.') or want('own.'):
+        lc = setup_langchain(lc_msgs(cd)) if lc_ok else {}
+        lit = setup_litellm(cd) if lit_ok else {}
+        pai = setup_pydantic_ai(pai_msgs(cd)) if pai_ok else {}
+        for api in APIS:
+            fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(h, api)), **peers_for(api, lc, lit, pai, extra=(('msglm', mlm),))}
+            exp = ['pydantic-ai', lc_name(api), 'litellm'] + (['msglm'] if api in ('openai','anthropic') else [])
+            add(Case(f'text.{api}', f'1. 100-message text history → {api}', 'µs/msg', fns, 1e6/nmsg, cant=cant_for(exp),
+                     nomemo='no payload ≥ 32 KB'))
+        # 1b. the same history in the target API's own form, as a chat app stores it (JSON of what mk_msgs made)
+        for api in APIS:
+            own = json.loads(json.dumps(msgkit.jsonable(msgkit.mk_msgs(h, api))))
+            fns = {'msgkit': (lambda api=api, own=own: msgkit.mk_msgs(own, api))}
+            if api == 'openai_chat' and lit: fns['litellm'] = lit['openai_chat']  # the one peer that reads this form: Chat dicts
+            add(Case(f'own.{api}', f"1b. same history in {api}'s own form (as stored: JSON) → {api}", 'µs/msg', fns, 1e6/nmsg,
+                     kind='peer' if api=='openai_chat' else 'goal', ref_note="fastest peer of row 1 (no peer reads this form)",
+                     nomemo='no payload ≥ 32 KB'))
+
+    # 2. the same history as Chat dicts (litellm's own form; langchain-core reads them with convert_to_messages, timed here)
+    if want('chat_dicts.'):
+        lit = setup_litellm(cd) if lit_ok else {}
+        lcf = lc_converters() if lc_ok else {}
+        for api in APIS:
+            fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(cd, api))}
+            if api in lit: fns['litellm'] = lit[api]
+            f = lcf.get(api)
+            if f is not None: fns[f'{lc_name(api)} (convert_to_messages + converter)'] = f if isinstance(f, BaseException) else (lambda f=f: f(lc_msgs(cd)))
+            add(Case(f'chat_dicts.{api}', f'2. same history as Chat dicts → {api}', 'µs/msg', fns, 1e6/nmsg,
+                     cant={'pydantic-ai': 'takes no Chat dicts', **cant_for(['litellm'])}, nomemo='no payload ≥ 32 KB'))
+
+    # 3. a history of Chat dicts holding data-URI images (new): memo warm = the same dicts every call; memo cold = loaded from JSON before each call
+    if want('data_uri.'):
+        u_imgs = [big_png(img_sz) for _ in range(5)]
+        dcd = image_chat(u_imgs); u_js = json.dumps(dcd)
+        lc = setup_langchain(lc_msgs(dcd)) if lc_ok else {}
+        lit = setup_litellm(dcd) if lit_ok else {}
+        pai = setup_pydantic_ai(pai_msgs(dcd), binary=('anthropic', 'gemini', 'bedrock')) if pai_ok else {}
+        for api in APIS:
+            fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(dcd, api)),
+                   'msgkit cold': (lambda: json.loads(u_js), lambda x, api=api: msgkit.mk_msgs(x, api)),
+                   **peers_for(api, lc, lit, pai)}
+            cant = cant_for(['pydantic-ai', lc_name(api), 'litellm'])
+            if 'pydantic-ai' in fns and api in ('anthropic', 'gemini', 'bedrock'):
+                fns['pydantic-ai (BinaryContent.from_data_uri in the call)'] = fns.pop('pydantic-ai')
+            add(Case(f'data_uri.{api}', f'3. 20-message Chat-dict history, 5 × {isz} images as `image_url` data URIs → {api} '
+                     f'(memo cold: the history loaded from JSON before each call, json.loads not timed)', 'ms', fns, 1e3, cant=cant))
+
+
+    # 4. a 200-message tool-call history (new)
+    if want('tool_history.'):
+        tc = tool_chat(200); ntc = len(tc)
+        lc = setup_langchain(lc_msgs(tc)) if lc_ok else {}
+        lit = setup_litellm(tc) if lit_ok else {}
+        pai = setup_pydantic_ai(pai_msgs(tc)) if pai_ok else {}
+        for api in APIS:
+            fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(tc, api)), **peers_for(api, lc, lit, pai)}
+            add(Case(f'tool_history.{api}', f'4. {ntc}-message tool-call history (Chat dicts: text, assistant tool_calls, tool results) → {api}',
+                     'µs/msg', fns, 1e6/ntc, cant=cant_for(['pydantic-ai', lc_name(api), 'litellm']), nomemo='no payload ≥ 32 KB'))
+
+    # 5. a history holding image bytes, rebuilt every turn (memo warm: the same bytes objects; cold: fresh copies each call)
+    if want('image_bytes.'):
+        b_imgs = [big_png(img_sz) for _ in range(5)]; ih = image_history(b_imgs)
+        def fresh_hist(): return image_history([bytes(bytearray(b)) for b in b_imgs])
+        pai = {}
+        if pai_ok:
+            pm = pai_bytes(b_imgs)
+            for api in APIS: pai[api] = _try(lambda api=api: (lambda f=pai_mapper(api): f(pm)))
+        lit = {}
+        if lit_ok:  # litellm takes no bytes: the caller's base64 and data URIs are part of its time
+            conv = lit_converters()
+            for api in APIS: lit[api] = lambda f=conv[api]: f(image_chat(b_imgs))
+        for api in APIS:
+            fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(ih, api)),
+                   'msgkit cold': (fresh_hist, lambda x, api=api: msgkit.mk_msgs(x, api))}
+            if pai.get(api) is not None: fns['pydantic-ai (BinaryContent)'] = pai[api]
+            if lit.get(api) is not None: fns['litellm (from bytes: data URIs made in the call)'] = lit[api]
+            if api in mlm: import msglm; fns['msglm'] = (lambda api=api: msglm.mk_msgs(ih, api=api))
+            cant = {**cant_for(['pydantic-ai', 'litellm'] + (['msglm'] if api in ('openai', 'anthropic') else [])),
+                    'langchain': 'takes images as base64 or URLs, not bytes'}
+            add(Case(f'image_bytes.{api}', f'5. rebuild 20-message history with 5 × {isz} PNGs (bytes) → {api}', 'ms', fns, 1e3, cant=cant))
+        # the same history already holding base64 (anthropic form), and that loaded from JSON before each build (kept from #9)
+        ih_b64 = json.loads(json.dumps(msgkit.mk_msgs(ih, 'anthropic'))); b_js = json.dumps(ih_b64)
+        add(Case('b64_history', '5b. the same history already holding base64 (anthropic form) → anthropic', 'ms',
+                 {'msgkit': lambda: msgkit.mk_msgs(ih_b64, 'anthropic'), 'msgkit cold': (lambda: json.loads(b_js), lambda x: msgkit.mk_msgs(x, 'anthropic'))},
+                 1e3, kind='goal', ref=2.3, ref_note="#9's figure for histories that store base64 (no peer reads this form)"))
+
+    # 6. one image message, the memo cold (fresh bytes) and warm, vs msglm's mk_msg
+    if want('one_image.'):
+        img1 = big_png(img_sz)
+        for api in ('openai', 'anthropic', 'gemini', 'bedrock', 'openai_chat'):
+            fns = {'msgkit': (lambda api=api: msgkit.mk_msg([img1, 'What is in this picture?'], api=api)),
+                   'msgkit cold': (lambda: bytes(bytearray(img1)), lambda b, api=api: msgkit.mk_msg([b, 'What is in this picture?'], api=api))}
+            if api in mlm:
+                import msglm; fns['msglm'] = (lambda api=api: msglm.mk_msg([img1, 'What is in this picture?'], api=api))
+            cant = cant_for(['msglm']) if api in ('openai', 'anthropic') else {'msglm': f'no {api} API'}
+            add(Case(f'one_image.{api}', f'6. one `mk_msg([{isz} PNG, text])` → {api}', 'ms', fns, 1e3, cant=cant))
+
+    # 7. first build in a fresh process vs base64 of those bytes once (kept from #9: the memo cold by construction)
+    if want('first_build'):
+        fns = {'msgkit': first_build(img_sz, "import msgkit; msgkit.mk_msgs([['warm up', msgkit.sample('gradient.png').read_bytes()]], 'anthropic')", "msgkit.mk_msgs(h, 'anthropic')"),
+               'base64': first_build(img_sz, '', "[base64.b64encode(b).decode('ascii') for b in imgs]")}
+        if have_msglm: fns['msglm'] = first_build(img_sz, "import msglm, msgkit; msglm.mk_msgs([['warm up', msgkit.sample('gradient.png').read_bytes()]], api='anthropic')", "msglm.mk_msgs(h, api='anthropic')")
+        add(Case('first_build', f'7. first build in a fresh process (modules loaded by a small image message first; the memo cold) of the {isz} history → anthropic, ÷ base64 of its bytes once',
+                 'ms', fns, per_call=False, kind='floor', ref='base64', ref_note='base64 of the bytes once (floor)'))
+
+    # 8. import (fresh process, CPU time, minus a bare interpreter's)
+    if want('import'):
+        fns = {'msgkit': lambda: _child_cpu('import msgkit'), 'bare interpreter': lambda: _child_cpu('pass')}
+        if have_msglm: fns['msglm'] = lambda: _child_cpu('import msglm')
+        add(Case('import', '8. `import` (fresh process, CPU, minus bare interpreter start)', 'ms', fns, per_call=False, kind='peer', aside=('bare interpreter',)))
+        fns = {'msgkit': lambda: _child_cpu("import msgkit; msgkit.mk_msgs(['Hi', 'Hello!'], api='anthropic')"), 'bare interpreter': lambda: _child_cpu('pass')}
+        if have_msglm: fns['msglm'] = lambda: _child_cpu("import msglm; msglm.mk_msgs(['Hi', 'Hello!'], api='anthropic')")
+        cant = {}
+        if not q:  # the big peers' imports take seconds each: a few rounds of them, in the full run only
+            if lit_ok: fns['litellm'] = lambda: _child_cpu("import os; os.environ['LITELLM_LOCAL_MODEL_COST_MAP']='True'\nfrom litellm.litellm_core_utils.prompt_templates.factory import anthropic_messages_pt; anthropic_messages_pt([dict(role='user', content='Hi'), dict(role='assistant', content='Hello!')], model='claude-sonnet-4-5', llm_provider='anthropic')")
+            if lc_ok and not isinstance(lc_converters().get('anthropic'), BaseException):
+                fns['langchain-anthropic'] = lambda: _child_cpu("from langchain_anthropic.chat_models import _format_messages\nfrom langchain_core.messages import HumanMessage, AIMessage\n_format_messages([HumanMessage('Hi'), AIMessage('Hello!')], model='claude-sonnet-4-5')")
+            if pai_ok: fns['pydantic-ai'] = lambda: _child_cpu(f"import sys; sys.path.insert(0, {str(HERE)!r})\nfrom peers import pai_mapper\nfrom pydantic_ai.messages import ModelRequest, ModelResponse, UserPromptPart, TextPart\npai_mapper('anthropic')([ModelRequest(parts=[UserPromptPart(content='Hi')]), ModelResponse(parts=[TextPart(content='Hello!')])])")
+        else: cant = {'litellm, langchain-anthropic, pydantic-ai': 'skipped in --quick (their imports take seconds)'}
+        add(Case('import_call', "8. `import` and a first `mk_msgs(['Hi', 'Hello!'], api='anthropic')` (its lazy imports) or each peer's anthropic converter, same way",
+                 'ms', fns, per_call=False, kind='peer', aside=('bare interpreter',), rounds=None if q else 5, cant=cant))
+
+    # 9. tools from 20 Python functions (memo warm: the same function objects; cold: new ones each call) and a request with them
+    if want('tools.') or want('request_tools.'):
+        fns20 = tool_fns(20); nf = len(fns20)
+        lt = _try(lit_tools) if lit_ok else None; lct = _try(lc_tools) if lc_ok else None; pt = _try(pai_tools) if pai_ok else None
+        for api in APIS:
+            fns = {'msgkit': (lambda api=api: msgkit.mk_tools(fns20, api)),
+                   'msgkit cold': (lambda: fresh_fns(fns20), lambda x, api=api: msgkit.mk_tools(x, api))}
+            for name, d in (('pydantic-ai', pt), (lc_name(api) if api not in ('openai', 'openai_chat') else 'langchain-core', lct), ('litellm', lt)):
+                if isinstance(d, BaseException): fns[name] = d
+                elif d and api in d: fns[name] = d[api] if isinstance(d[api], BaseException) else (lambda f=d[api]: f(fns20))
+            add(Case(f'tools.{api}', f'9. tools from {nf} Python functions (`mk_tools(fns, api)`) → {api}', 'ms', fns, 1e3,
+                     cant=cant_for(['pydantic-ai', 'litellm', LC_PKG[api] if api not in ('openai','openai_chat') else 'langchain-core']),
+                     check=lambda r: f'{len(r[0] if isinstance(r, tuple) else r)} item(s)'))
+        def parts(c, i):
+            "without tools + mk_tools alone, in round i"
+            s = c.samples
+            return s['msgkit without tools'][i] + s['mk_tools alone'][i] if len(s.get('mk_tools alone', ())) > i and len(s.get('msgkit without tools', ())) > i else None
+        for api in APIS:
+            fns = {'msgkit': (lambda api=api: msgkit.mk_request(h, api, model='m', tools=fns20)),
+                   'msgkit without tools': (lambda api=api: msgkit.mk_request(h, api, model='m')),
+                   'mk_tools alone': (lambda api=api: msgkit.mk_tools(fns20, api))}
+            add(Case(f'request_tools.{api}', f'9b. `mk_request(h, {api!r}, model=\'m\', tools=fns)` (100-message history, {nf} tools) ÷ (the same request without tools + `mk_tools` alone)',
+                     'ms', fns, 1e3, kind='self', ref_fn=parts, ref_note='without tools + mk_tools alone (msgkit; no peer builds a whole request offline)',
+                     aside=('msgkit without tools', 'mk_tools alone'), nomemo='no memo for functions'))
+
+    # 10. trim 2,000 messages to a 20k-token budget
+    if want('trim'):
+        n_tr, budget = (200, 2_000) if q else (2_000, 20_000)
+        tcd = chat_dicts(text_history(n_tr)); kept = lambda r: f'kept {len(r)}'
+        fns = {'msgkit': lambda: msgkit.trim(tcd, budget, api='openai')}
+        if lc_ok:
+            from langchain_core.messages import trim_messages, BaseMessage
+            tlc = lc_msgs(tcd)
+            try:
+                import tiktoken; enc = tiktoken.get_encoding('o200k_base')
+                def count_one(m: BaseMessage) -> int: return len(enc.encode(m.text)) + 3  # per message: its text's tokens + OpenAI's 3 of framing
+                fns['langchain-core (tiktoken o200k_base, exact)'] = lambda: trim_messages(tlc, max_tokens=budget, token_counter=count_one, strategy='last', start_on='human')
+            except Exception as e: fns['langchain-core (tiktoken o200k_base, exact)'] = e
+            fns['langchain-core (its approximate counter)'] = lambda: trim_messages(tlc, max_tokens=budget, token_counter='approximate', strategy='last', start_on='human')
+        if lit_ok:
+            from litellm.utils import trim_messages as lit_trim
+            fns['litellm (tiktoken, exact)'] = lambda: lit_trim(tcd, model='gpt-4o', max_tokens=budget)
+        add(Case('trim', f'10. `trim` of {n_tr:,} Chat-dict messages to a {budget:,}-token budget (openai; msgkit counts with {_mk_counter()})', 'ms', fns, 1e3, check=kept,
+                 aside=() if _mk_counter().startswith('4 char') else ('langchain-core (its approximate counter)',),
+                 cant={'pydantic-ai': 'no trimming by tokens (history processors are user code)', **cant_for(['litellm', 'langchain-core'])},
+                 nomemo='no payload ≥ 32 KB'))
+
+    # 11. est_tokens: 1k texts, and 10 data-URI images
+    if want('est_tokens'):
+        n_t = 100 if q else 1000
+        ecd = chat_dicts(text_history(n_t)); elc = lc_msgs(ecd) if lc_ok else None
+        fns = {'msgkit': lambda: msgkit.est_tokens(ecd, 'openai')}
+        if lit_ok: import litellm; fns['litellm (token_counter: tiktoken, exact)'] = lambda: litellm.token_counter(model='gpt-4o', messages=ecd)
+        if lc_ok:
+            from langchain_core.messages.utils import count_tokens_approximately
+            fns['langchain-core (count_tokens_approximately)'] = lambda: count_tokens_approximately(elc)
+        add(Case('est_tokens.texts', f'11. `est_tokens` of {n_t:,} text messages (openai; msgkit counts with {_mk_counter()})', 'ms', fns, 1e3, check=lambda r: f'{r:,} tokens',
+                 aside=() if _mk_counter().startswith('4 char') else ('langchain-core (count_tokens_approximately)',),
+                 cant={'pydantic-ai': 'no offline token count'}, nomemo='no payload ≥ 32 KB'))
+        e_imgs = [big_png(img_sz) for _ in range(10)]
+        icd = [dict(role='user', content=[dict(type='image_url', image_url=dict(url=data_uri(b))), dict(type='text', text=f'picture {i}?')]) for i,b in enumerate(e_imgs)]
+        ijs = json.dumps(icd); ilc = lc_msgs(icd) if lc_ok else None
+        fns = {'msgkit': lambda: msgkit.est_tokens(icd, 'openai'), 'msgkit cold': (lambda: json.loads(ijs), lambda x: msgkit.est_tokens(x, 'openai'))}
+        if lit_ok: fns['litellm (token_counter)'] = lambda: litellm.token_counter(model='gpt-4o', messages=icd)
+        if lc_ok: fns['langchain-core (count_tokens_approximately: a flat 85 a picture)'] = lambda: count_tokens_approximately(ilc)
+        add(Case('est_tokens.images', f'11. `est_tokens` of 10 messages each holding a {isz} PNG data URI (openai; memo cold: loaded from JSON before each call)',
+                 'ms', fns, 1e3, check=lambda r: f'{r:,} tokens', aside=('langchain-core (count_tokens_approximately: a flat 85 a picture)',),
+                 cant={'pydantic-ai': 'no offline token count'}))
+
+
+    # 12. mk_batch of 100k requests written as JSON lines vs the floor: json.dumps of the same dicts built by hand
+    if want('batch'):
+        n_b = 1_000 if q else 100_000
+        prompts = [f"Summarise document {i} in one sentence." for i in range(n_b)]
+        out = Path(tempfile.gettempdir())/'msgkit-bench-batch.jsonl'
+        def mk():
+            with open(out, 'w') as f:
+                for o in msgkit.mk_batch(prompts, 'openai', model='m', progress=False): f.write(json.dumps(o)); f.write('\n')
+            return out.stat().st_size
+        def floor():
+            with open(out, 'w') as f:
+                for i,p in enumerate(prompts):
+                    f.write(json.dumps({'custom_id': f'request-{i}', 'method': 'POST', 'url': '/v1/responses',
+                                        'body': {'model': 'm', 'input': [{'role': 'user', 'content': p}]}})); f.write('\n')
+            return out.stat().st_size
+        add(Case('batch', f"12. `list(mk_batch(prompts, 'openai', model='m'))` of {n_b:,} prompts written as JSON lines ÷ the floor (a loop of json.dumps of the same request dicts built by hand)",
+                 'µs/request', {'msgkit': mk, 'floor (json.dumps loop)': floor}, 1e6/n_b, kind='floor', rounds=None if q else 7, ref='floor (json.dumps loop)', ref_note='json.dumps loop',
+                 check=lambda r: f'{r:,} bytes', cant={'litellm, langchain, pydantic-ai': 'no batch-file builder'}, nomemo='no payload ≥ 32 KB'))
+
+    # 13. stream assembly
+    def stream_case(key, label, mk_evs, sdk, api):
+        try: evs = mk_evs(n_ev); fns = {'msgkit': lambda: msgkit.stream_msg(evs, api=api), 'SDK': sdk(evs)}
+        except ImportError as e: fns = {}; add(Case(key, label, 'ms', fns, 1e3, cant={'SDK': f'not installed ({e.name or e})'})); return
+        add(Case(key, label, 'ms', fns, 1e3, nomemo='no payloads', cant={'litellm, langchain, pydantic-ai': 'assemble only from a live call'}))
+    k = f'{n_ev//1000}k'
+    if want('stream.'):
+        stream_case('stream.anthropic', f'13. {k} Anthropic stream events (vs SDK `accumulate_event`)', ant_events, sdk_anthropic, 'anthropic')
+        stream_case('stream.responses', f'13. {k} Responses stream events (vs SDK `ResponseStreamState`)', resp_events, sdk_responses, 'openai')
+        stream_case('stream.chat', f'13. {k} Chat chunks (vs SDK `ChatCompletionStreamState`)', chat_chunks, sdk_chat, 'openai_chat')
+    return cases
+
+# ---------------------------------------------------------------- the table
+def report(cases, mem, pdf_sz):
+    "The rows: one a case (import's less the bare interpreter), plus peak memory"
+    rows = []
+    for c in cases:
+        if c.key in ('import', 'import_call'):  # minus the bare interpreter, round by round
+            base = c.samples.get('bare interpreter') or []
+            for k in list(c.samples):
+                if k != 'bare interpreter': c.samples[k] = [max(v-b, 0.0) for v,b in zip(c.samples[k], base)]
+        warm, cold = c.med('msgkit'), c.med('msgkit cold')
+        rw, best = c.ratio('msgkit'); rc, _ = c.ratio('msgkit cold')
+        if c.key.startswith('own.') and c.kind == 'goal':
+            t = next((x for x in cases if x.key == 'text.' + c.key.split('.', 1)[1]), None)
+            if t and t.peers():
+                best = min(t.peers(), key=t.med); c.ref = t.med(best); rw = warm/c.ref if warm else None
+                c.ref_note = f'fastest peer of row 1 ({best}); no peer reads this form'
+        ref = (c.med(best) if c.kind == 'peer' and best else c.med(c.ref) if isinstance(c.ref, str) else c.ref)
+        if c.kind == 'self' and c.ref_fn: ref = statistics.median([v for i in range(len(c.samples.get('msgkit', []))) if (v := c.ref_fn(c, i))] or [0]) or None
+        peers = {k: c.med(k) for k in c.fns if k != 'msgkit' and k != 'msgkit cold' and not (c.key.startswith('import') and k == 'bare interpreter')}
+        for k in c.out:
+            if not k.startswith('msgkit'): peers.setdefault(k, None)
+        rows.append(dict(key=c.key, measure=c.label, unit=c.unit, warm=warm, cold=cold, nomemo=c.nomemo, ref=ref,
+                         ref_name=best if c.kind == 'peer' else (c.ref_note or c.ref), kind=c.kind, ratio_warm=rw, ratio_cold=rc,
+                         peers=peers, aside=sorted(c.aside), out=c.out, errors=c.err, cant=c.cant,
+                         base=c.med('bare interpreter') if c.key.startswith('import') else None))
+    ps = {'floor (bytes + base64 text alive at once)': 1 + 4/3, **{k:v for k,v in mem.items() if k!='msgkit'}}
+    m = mem.get('msgkit')
+    rows.append(dict(key='memory', measure=f"14. peak memory of `mk_msg([pdf_{pdf_sz//1_000_000}MB, 'Summarise'], api='openai')`, payload included",
+                     unit='× payload', warm=m, cold=None, nomemo='a payload this big is never memoised', ref=2.7, ref_name="#9's goal", kind='goal',
+                     ratio_warm=m/2.7 if isinstance(m, float) else None, ratio_cold=None, peers=ps, aside=[], out={}, errors={}, cant={}))
+    for r in rows:
+        rs = [x for x in (r['ratio_warm'], r['ratio_cold']) if x is not None]
+        r['trails'] = r['kind'] != 'self' and any(x > 1 for x in rs)  # msgkit against msgkit (a request ÷ its parts) trails no one
+        if r['kind'] == 'self': r['verdict'] = f"{(rs[0]-1)*100:+.0f}% over its parts" if rs else 'no reference'
+        else: r['verdict'] = ('**TRAILS**' if r['trails'] else 'leads' if r['kind'] == 'peer' else 'within') if rs else 'no reference'
+    return rows
+
+def table(rows):
+    hd = ['| measure | unit | msgkit, memo warm | msgkit, memo cold | reference | ratio warm | ratio cold | verdict | every library (median) · notes |',
+          '|---|---|---|---|---|---|---|---|---|']
+    for o in rows:
+        cold = fmt(o['cold']) if o['cold'] is not None else (f"– ({o['nomemo']})" if o['nomemo'] else '–')
+        ref = f"{fmt(o['ref'])} ({o['ref_name']})" if o['ref'] is not None else '–'
+        bits = []
+        for k,v in o['peers'].items():
+            s = f"{k} {fmt(v)}" + (f" [{o['out'][k]}]" if k in o['out'] else '')
+            bits.append(s + (' (aside: not the same work)' if o['kind'] == 'peer' and k in o['aside'] and not k.startswith(('msgkit', 'mk_tools', 'bare')) else ''))
+        if 'msgkit' in o['out']: bits.insert(0, f"msgkit [{o['out']['msgkit']}]")
+        if o.get('base') is not None: bits.append(f"bare interpreter {fmt(o['base'])} ms (subtracted)")
+        bits += [f'{k}: {v}' for k,v in o['errors'].items() if k not in o['cant']] + [f'{k}: can\'t — {v}' for k,v in o['cant'].items()]
+        rw = fmt(o['ratio_warm']) + ('×' if o['ratio_warm'] is not None else '')
+        rc = fmt(o['ratio_cold']) + ('×' if o['ratio_cold'] is not None else '')
+        hd.append(f"| {o['measure']} | {o['unit']} | {fmt(o['warm'])} | {cold} | {ref} | {rw} | {rc} | {o['verdict']} | {' · '.join(bits)} |")
+    return '\n'.join(hd)
+
+def _fn_name(k):
+    "pstats key (file, line, name) as `module.py:line(name)`, the path cut to the package"
+    f, l, n = k
+    if f == '~': return n
+    parts = Path(f).parts
+    at = max((i for i,p in enumerate(parts) if p in ('msgkit', 'site-packages', 'bench', 'lib')), default=len(parts)-2)
+    return f"{'/'.join(parts[at+1:] if parts[at] in ('site-packages', 'lib') else parts[at:])}:{l}({n})"
+
+_WRAPPERS = ('errors.py', 'history.py:34(', 'history.py:36(_f)', 'peers.py', 'core.py:97(mk_msgs)', 'core.py:38(mk_msg)')
+def profile(keys, q, n=20):
+    "cProfile msgkit's side (memo warm, and cold where it has one) of the cases `keys`: a summary of hot spots, then the top `n` by cumulative and own time"
+    import cProfile, pstats, io
+    cases = {c.key: c for c in build_cases(q, only=keys)}
+    summary, details = [], []
+    for key in keys:
+        c = cases.get(key)
+        if c is None or not c.per_call: details.append(f'## {key}: no such in-process case\n'); continue
+        for lib in ('msgkit', 'msgkit cold'):
+            f = c.fns.get(lib)
+            if f is None: continue
+            c._once(f); c._once(f)  # warmed: lazy imports done, the memo (for 'msgkit') filled
+            reps = max(1, min(20 if isinstance(f, tuple) else 200, int(0.5/max(c._once(f)[0], 1e-4))))
+            xs = [f[0]() for _ in range(reps)] if isinstance(f, tuple) else None
+            pr = cProfile.Profile(time.process_time)
+            if xs is None:
+                pr.enable()
+                for _ in range(reps): f()
+            else:
+                pr.enable()
+                for x in xs: f[1](x)
+            pr.disable()
+            st = pstats.Stats(pr); tot = sum(v[2] for v in st.stats.values())  # own times add up to the whole
+            own = sorted(st.stats.items(), key=lambda kv: -kv[1][2])[:4]
+            cum = [kv for kv in sorted(st.stats.items(), key=lambda kv: -kv[1][3]) if '/msgkit/' in kv[0][0] and not any(w in _fn_name(kv[0]) for w in _WRAPPERS)][:4]
+            summary.append(f"| {key} | {lib.replace('msgkit', 'memo warm') if lib == 'msgkit' else 'memo cold'} | {tot/reps*1e3:.2f} ms | "
+                           + ' · '.join(f"`{_fn_name(k)}` {v[2]/tot*100:.0f}%" for k,v in own) + ' | '
+                           + ' · '.join(f"`{_fn_name(k)}` {v[3]/tot*100:.0f}%" for k,v in cum) + ' |')
+            details.append(f'## {key} — {lib} ({c.label}), {reps} calls, {tot/reps*1e3:.2f} ms a call under the profiler\n')
+            for sort in ('cumulative', 'tottime'):
+                out = io.StringIO(); pstats.Stats(pr, stream=out).sort_stats(sort).print_stats(n)
+                body = out.getvalue(); body = body[body.find('   ncalls'):] if '   ncalls' in body else body
+                details.append(f'### by {sort} time\n\n```\n{body.rstrip()}\n```\n')
+            out = io.StringIO(); pstats.Stats(pr, stream=out).sort_stats('tottime').print_callers(3)
+            body = out.getvalue(); body = body[body.find('Function '):] if 'Function ' in body else body
+            details.append(f'### who calls the 3 with most own time\n\n```\n{body.rstrip()}\n```\n')
+    print('| case | memo | CPU a call (profiled) | most own time (share of the call) | msgkit functions with most cumulative time (share) |\n|---|---|---|---|---|')
+    print('\n'.join(summary) + '\n')
+    print('\n'.join(details))
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--quick', action='store_true', help='few rounds, small sizes (CI: checks the harness works, no timed assertions)')
     ap.add_argument('--json', metavar='PATH', help='also write the samples and medians as JSON')
     ap.add_argument('--rounds', type=int, help='rounds (default 15, quick 3)')
+    ap.add_argument('--only', metavar='KEYS', help='comma-separated case-key prefixes to run (e.g. tools,trim)')
+    ap.add_argument('--profile', metavar='KEYS', help="comma-separated case keys: cProfile msgkit's side of each instead of the run")
     a = ap.parse_args(argv)
     q = a.quick
+    if a.profile: profile(a.profile.split(','), q); return 0
     rounds = a.rounds or (3 if q else 15)
     target = 0.004 if q else 0.03            # seconds per in-process sample
-    img_sz, pdf_sz, n_ev = (100_000, 5_000_000, 1_000) if q else (1_000_000, 50_000_000, 10_000)
-    t_start = time.perf_counter()
+    pdf_sz = 5_000_000 if q else 50_000_000
+    t_start, w_start = clock(), time.perf_counter()
     mach = machine()
     cmd = shlex.join(['python', os.path.relpath(__file__)] + (sys.argv[1:] if argv is None else list(argv)))
     print(f'$ {cmd}\n')
     print(f"machine: {mach['cpus']} CPUs ({mach['usable_cpus']} usable), {mach['cpu']}; {mach['implementation']} {mach['python']}; "
-          f"{mach['platform']}; load average {', '.join(f'{x:.2f}' for x in mach['loadavg'] or ())}")
+          f"{mach['platform']}; load average at start {_loadavg()}")
     print('versions: ' + ', '.join(f'{k} {v}' for k,v in mach['versions'].items()) + f"; msgkit at {mach['msgkit_rev']}")
-    print(f"mode: {'quick' if q else 'full'}; {rounds} rounds, each case's libraries round-robin (rotating start), medians\n", flush=True)
+    print(f"mode: {'quick' if q else 'full'}; {rounds} rounds, each case's libraries round-robin (rotating start); CPU time; medians\n", flush=True)
 
     import msgkit
-    h = text_history(100); cd = chat_dicts(h); nmsg = len(h)
-    pai = _peer('pydantic-ai', lambda: setup_pydantic_ai(h)) or {}
-    lc = _peer('langchain-core', lambda: setup_langchain(h)) or {}
-    if isinstance(lc.get('anthropic'), ImportError): MISSING['langchain-anthropic'] = 'not installed'; lc.pop('anthropic')
-    lit = _peer('litellm', lambda: setup_litellm(cd)) or {}
-    mlm = _peer('msglm', lambda: setup_msglm(h)) or {}
-    have_msglm = bool(mlm)
-    peer_names = {'pydantic-ai': pai, 'langchain-core': lc, 'litellm': lit, 'msglm': mlm}
-    cases = []
-    # 1. text histories from plain strings (each peer in its own form)
-    for api in APIS:
-        fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(h, api))}
-        for name,d in peer_names.items():
-            if api in d: fns[name if not (name=='langchain-core' and api=='anthropic') else 'langchain-anthropic'] = d[api]
-        cases.append(Case(f'text.{api}', f'1. 100-message text history → {api}', 'µs/msg', fns, 1e6/nmsg))
-    # 1b. the same history in the target API's own form, as a chat app stores it (JSON of what mk_msgs made): the peers as in row 1
-    for api in APIS:
-        own = json.loads(json.dumps(msgkit.jsonable(msgkit.mk_msgs(h, api))))
-        cases.append(Case(f'own.{api}', f"1b. same history in {api}'s own form (as stored: JSON) → {api}", 'µs/msg',
-                          {'msgkit': (lambda api=api, own=own: msgkit.mk_msgs(own, api))}, 1e6/nmsg))
-    # 2. the same history as Chat Completions dicts
-    for api in ('anthropic', 'gemini', 'bedrock'):
-        fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(cd, api))}
-        if api in lit: fns['litellm'] = lit[api]
-        cases.append(Case(f'chat_dicts.{api}', f'2. same history as Chat dicts → {api}', 'µs/msg', fns, 1e6/nmsg))
-    # 3. rebuilding an image history (the same bytes objects every time), and one that already holds base64
-    imgs = [big_png(img_sz) for _ in range(5)]; ih = image_history(imgs)
-    ih_b64 = json.loads(json.dumps(msgkit.mk_msgs(ih, 'anthropic')))  # what a chat app that stores the API form holds
-    js = json.dumps(ih_b64)  # and one loaded from JSON every turn: new text objects, never seen by the memo
-    def from_json(k=9):
-        "ms per build, the median of `k`, each of a history just loaded (json.loads not timed)"
-        ts = []
-        for _ in range(k):
-            h2 = json.loads(js); t = time.perf_counter(); msgkit.mk_msgs(h2, 'anthropic'); ts.append((time.perf_counter()-t)*1e3)
-        return statistics.median(ts)
-    fns = {'msgkit': lambda: msgkit.mk_msgs(ih, 'anthropic'), 'msgkit (history holds base64)': lambda: msgkit.mk_msgs(ih_b64, 'anthropic')}
-    if have_msglm:
-        import msglm; fns['msglm'] = lambda: msglm.mk_msgs(ih, api='anthropic')
-    isz = f'{img_sz/1e6:g} MB'
-    cases.append(Case('image_rebuild', f'3. rebuild 20-message history with 5 × {isz} PNGs → anthropic', 'ms', fns, 1e3))
-    cases.append(Case('image_json', f'3. the same history holding base64, loaded from JSON before each build (json.loads not timed) → anthropic', 'ms',
-                      {'msgkit': from_json}, per_call=False))
-    # 4. first build in a fresh process vs base64 of those bytes once
-    # the modules loaded first (their cost is row 5's), the memo cold: what the first build of a history costs beside base64
-    fns = {'msgkit': first_build(img_sz, "import msgkit; msgkit.mk_msgs([['warm up', msgkit.sample('gradient.png').read_bytes()]], 'anthropic')", "msgkit.mk_msgs(h, 'anthropic')"),
-           'base64': first_build(img_sz, '', "[base64.b64encode(b).decode('ascii') for b in imgs]")}
-    if have_msglm: fns['msglm'] = first_build(img_sz, "import msglm, msgkit; msglm.mk_msgs([['warm up', msgkit.sample('gradient.png').read_bytes()]], api='anthropic')", "msglm.mk_msgs(h, api='anthropic')")
-    cases.append(Case('first_build', f'4. first build in a fresh process (modules already loaded by a small image message: their import is row 5\'s; the memo cold) of that history ÷ base64 of its bytes once', '×', fns, per_call=False))
-    # 5. import
-    fns = {'msgkit': lambda: _wall('import msgkit'), 'bare interpreter': lambda: _wall('pass'),
-           'msgkit+call': lambda: _wall("import msgkit; msgkit.mk_msgs(['Hi', 'Hello!'], api='anthropic')")}
-    if have_msglm:
-        fns['msglm'] = lambda: _wall('import msglm')
-        fns['msglm+call'] = lambda: _wall("import msglm; msglm.mk_msgs(['Hi', 'Hello!'], api='anthropic')")
-    cases.append(Case('import', '5. `import` (fresh process, minus bare interpreter start)', 'ms', fns, per_call=False))
-    # 6. stream assembly
-    def stream_case(key, label, mk_evs, sdk, api):
-        try: evs = mk_evs(n_ev); fns = {'msgkit': lambda: msgkit.stream_msg(evs, api=api), 'SDK': sdk(evs)}
-        except ImportError as e: fns = {}; cases.append(Case(key, label, 'ms', fns, 1e3)); cases[-1].err['SDK'] = f'not installed ({e.name or e})'; return
-        cases.append(Case(key, label, 'ms', fns, 1e3))
-    k = f'{n_ev//1000}k'
-    stream_case('stream.anthropic', f'6. {k} Anthropic stream events (vs SDK `accumulate_event`)', ant_events, sdk_anthropic, 'anthropic')
-    stream_case('stream.responses', f'6. {k} Responses stream events (vs SDK `ResponseStreamState`)', resp_events, sdk_responses, 'openai')
-    stream_case('stream.chat', f'6. {k} Chat chunks (vs SDK `ChatCompletionStreamState`)', chat_chunks, sdk_chat, 'openai_chat')
-
-    print('warming up...', file=sys.stderr, flush=True)
-    for c in cases: c.warm(target if c.key not in ('image_rebuild',) else target*2)
+    cases = build_cases(q, only=a.only.split(',') if a.only else None)
+    print(f'{len(cases)} cases built ({time.perf_counter()-w_start:.0f} s wall); warming up...', file=sys.stderr, flush=True)
+    for c in cases: c.warm(target)
+    print(f'warmed up ({time.perf_counter()-w_start:.0f} s wall)', file=sys.stderr, flush=True)
+    loads = []
     for r in range(rounds):
         for c in cases: c.sample(r)
-        print(f'round {r+1}/{rounds} done ({time.perf_counter()-t_start:.0f} s)', file=sys.stderr, flush=True)
+        loads.append(os.getloadavg()[0] if hasattr(os, 'getloadavg') else None)
+        print(f'round {r+1}/{rounds} done ({time.perf_counter()-w_start:.0f} s wall, load {_loadavg()})', file=sys.stderr, flush=True)
 
-    # 7. peak memory (tracemalloc slows everything it watches: measured after the timed rounds, once each)
-    pdf = b'%PDF-1.4\n%\xe2\xe3\xcf\xd3\n' + os.urandom(pdf_sz - 15)
-    mem = {'msgkit': peak_multiple(lambda: msgkit.mk_msg([pdf, 'Summarise'], api='openai'), len(pdf)),
-           '`b64encode(pdf).decode()` alone': peak_multiple(lambda: base64.b64encode(pdf).decode('ascii'), len(pdf))}
-    if have_msglm: mem['msglm'] = peak_multiple(lambda: msglm.mk_msg([pdf, 'Summarise'], api='openai'), len(pdf))
-    del pdf
+    # peak memory (tracemalloc slows everything it watches: measured after the timed rounds, once each)
+    mem = {}
+    if not a.only or 'memory' in a.only:
+        pdf = b'%PDF-1.4\n%\xe2\xe3\xcf\xd3\n' + os.urandom(pdf_sz - 15)
+        mem = {'msgkit': peak_multiple(lambda: msgkit.mk_msg([pdf, 'Summarise'], api='openai'), len(pdf)),
+               '`b64encode(pdf).decode()` alone': peak_multiple(lambda: base64.b64encode(pdf).decode('ascii'), len(pdf))}
+        if 'msglm' not in MISSING:
+            try: import msglm; mem['msglm'] = peak_multiple(lambda: msglm.mk_msg([pdf, 'Summarise'], api='openai'), len(pdf))
+            except ImportError: pass
+        del pdf
 
-    # ---------------------------------------------------------------- the table
-    rows = []
-    def row(label, unit, v, goal, goal_note, peers):
-        ratio = v/goal if (isinstance(v, float) and isinstance(goal, float)) else None
-        rows.append(dict(measure=label, unit=unit, msgkit=v, goal=goal, goal_note=goal_note, ratio=ratio,
-                         met=None if ratio is None else ratio <= 1.0, peers=peers))
-    def peers_of(c, skip=('msgkit',)):
-        out = {k: c.med(k) for k in c.fns if k not in skip}
-        out.update(c.err); return out
-    by_key = {c.key: c for c in cases}
-    for c in cases:
-        if c.key.startswith('own.'):
-            t = by_key[f"text.{c.key.split('.', 1)[1]}"]; nums = {k:v for k,v in peers_of(t).items() if isinstance(v, float)}
-            best = min(nums, key=nums.get) if nums else None
-            row(c.label, c.unit, c.med('msgkit'), nums.get(best), f'fastest peer of row 1 ({best})' if best else 'no peer', {})
-        elif c.key == 'image_json':
-            row(c.label, c.unit, c.med('msgkit'), 2.3, "the issue's figure for histories that store base64", {})
-        elif c.key.startswith(('text.', 'chat_dicts.')):
-            ps = peers_of(c); nums = {k:v for k,v in ps.items() if isinstance(v, float)}
-            best = min(nums, key=nums.get) if nums else None
-            expected = ['pydantic-ai', 'langchain-core' if c.key=='text.openai_chat' else None, 'langchain-anthropic' if c.key=='text.anthropic' else None,
-                        'msglm' if c.key in ('text.openai', 'text.anthropic') else None, 'litellm' if c.key!='text.openai_chat' else None]
-            if c.key.startswith('chat_dicts.'): expected = ['litellm']
-            for p in filter(None, expected):
-                if p not in ps and p in MISSING: ps[p] = MISSING[p]
-            row(c.label, c.unit, c.med('msgkit'), nums.get(best), f'fastest peer ({best})' if best else 'no peer', ps)
-        elif c.key == 'image_rebuild':
-            m = c.med('msglm'); g = m/20 if m else None
-            ps = {'msglm': m} if m else {'msglm': MISSING.get('msglm', c.err.get('msglm'))}
-            row(c.label, c.unit, c.med('msgkit'), g, 'msglm ÷ 20', ps)
-            row('3. the same history already holding base64 (anthropic form) → anthropic', c.unit, c.med('msgkit (history holds base64)'), 2.3, "the issue's figure for histories that store base64", {})
-        elif c.key == 'first_build':
-            b = c.med('base64'); v = c.med('msgkit')/b if (b and c.med('msgkit')) else None
-            ps = {'base64 once (ms)': b, 'msgkit first build (ms)': c.med('msgkit')}
-            if c.med('msglm'): ps['msglm ×'] = c.med('msglm')/b
-            row(c.label, c.unit, v, 1.3, '1.3', ps)
-        elif c.key == 'import':
-            base = c.med('bare interpreter')
-            d = {k: max(c.med(k)-base, 0.0) for k in c.fns if k != 'bare interpreter' and c.med(k) is not None}  # below the timer's resolution: 0
-            ps = {'msglm': d.get('msglm', MISSING.get('msglm')), 'bare interpreter (ms, subtracted)': base}
-            row(c.label, c.unit, d.get('msgkit'), d['msglm']*0.5 if 'msglm' in d else None, '0.5 × msglm', ps)
-            ps = {'msglm': d.get('msglm+call', MISSING.get('msglm'))}
-            row("5. `import` and a first `mk_msgs(['Hi', 'Hello!'], api='anthropic')` (its lazy imports), same way", c.unit,
-                d.get('msgkit+call'), d['msglm+call']*0.5 if 'msglm+call' in d else None, '0.5 × msglm', ps)
-        elif c.key.startswith('stream.'):
-            s = c.med('SDK'); ps = {'SDK': s if s is not None else c.err.get('SDK', c.err.get('msgkit'))}
-            row(c.label, c.unit, c.med('msgkit'), s, '1.0 × SDK', ps)
-    ps = {'floor (bytes + base64 text alive at once)': 1 + 4/3, **{k:v for k,v in mem.items() if k!='msgkit'}}
-    row(f"7. peak memory of `mk_msg([pdf_{pdf_sz//1_000_000}MB, 'Summarise'], api='openai')`, payload included", '× payload', mem['msgkit'], 2.7, '2.7', ps)
-
-    lines = ['| measure | unit | msgkit | goal | ratio (msgkit ÷ goal) | met | peers and references |', '|---|---|---|---|---|---|---|']
-    for o in rows:
-        pt = ' · '.join(f'{k} {fmt(v)}' for k,v in o['peers'].items())
-        met = '–' if o['met'] is None else ('yes' if o['met'] else 'no')
-        lines.append(f"| {o['measure']} | {o['unit']} | {fmt(o['msgkit'])} | {fmt(o['goal'])} ({o['goal_note']}) | {fmt(o['ratio'])} | {met} | {pt} |")
-    print('\n' + '\n'.join(lines))
-    ov = pai.get('_loop_overhead') if isinstance(pai, dict) else None
+    rows = report(cases, mem, pdf_sz)
+    if not mem: rows = [o for o in rows if o['key'] != 'memory']
+    print('\n' + table(rows))
     notes = []
-    if ov and not isinstance(ov, BaseException):
-        n = 2000; t = time.perf_counter()
-        for _ in range(n): ov()
+    P = _PAI.get('run')
+    if P:
+        async def nothing(): pass
+        n = 2000; t = clock()
+        for _ in range(n): P(nothing())
         notes.append(f"pydantic-ai's mappers are async: each call runs on one reused event loop; an empty coroutine costs "
-                     f"{(time.perf_counter()-t)/n*1e6:.1f} µs a call there ({(time.perf_counter()-t)/n*1e6/nmsg:.2f} µs/msg), included in its numbers.")
+                     f"{(clock()-t)/n*1e6:.1f} µs of CPU a call there, included in its numbers.")
+    import threading
+    if threading.active_count() > 1: notes.append(f'threads alive at the end (their CPU time counts in every measure): {[t.name for t in threading.enumerate()]}')
+    notes.append(f"tiktoken encodings from {os.environ.get('TIKTOKEN_CACHE_DIR') or 'the network'} (litellm's bundled copy: offline); "
+                 f"msgkit's OpenAI text tokens here: {_mk_counter()}. A peer's approximate counter is set aside where msgkit counts exactly.")
     for k,v in MISSING.items(): notes.append(f'{k}: {v}')
-    elapsed = time.perf_counter()-t_start
-    notes.append(f'{sum(o["met"] is True for o in rows)} of {sum(o["met"] is not None for o in rows)} rows at or below their goal; run took {elapsed:.0f} s.')
+    tr = [o for o in rows if o['trails']]
+    notes.append(f"{len(tr)} of {sum(o['verdict'] != 'no reference' and o['kind'] != 'self' for o in rows)} rows TRAIL (a ratio above 1): " + ('; '.join(o['key'] for o in tr) or 'none'))
+    la = [x for x in loads if x is not None]
+    notes.append(f"load average (1 min) over the rounds: {min(la):.2f}–{max(la):.2f}; at the end {_loadavg()}; the run took {clock()-t_start:.0f} s of CPU, "
+                 f"{time.perf_counter()-w_start:.0f} s wall." if la else f'the run took {time.perf_counter()-w_start:.0f} s wall.')
     print('\n' + '\n'.join(f'- {s}' for s in notes))
     if a.json:
-        Path(a.json).write_text(json.dumps(dict(command=cmd, machine=mach, mode='quick' if q else 'full', rounds=rounds, seconds=elapsed,
-            rows=rows, missing=MISSING, memory=mem,
-            cases={c.key: dict(label=c.label, unit=c.unit, calls_per_sample=c.n, errors=c.err, samples=c.samples,
+        Path(a.json).write_text(json.dumps(dict(command=cmd, machine=mach, mode='quick' if q else 'full', rounds=rounds, loadavg_rounds=loads,
+            seconds=time.perf_counter()-w_start, rows=rows, missing=MISSING, memory=mem,
+            cases={c.key: dict(label=c.label, unit=c.unit, calls_per_sample=c.n, errors=c.err, samples=c.samples, out=c.out,
                                medians={k: c.med(k) for k in c.samples}) for c in cases}), indent=1, default=str))
     return 0
 
