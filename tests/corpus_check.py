@@ -1,0 +1,569 @@
+"""The corpus harness: real-world histories (tests/corpus/*.json, each case naming its source) rendered with msgkit for
+every API and judged by the providers' validators (`oracle`) and by invariants: every text, call, result and media item
+kept in order or reported by a `LossWarning`; calls and results paired; ids unique and valid; nothing glued, invented
+or blank; a same-API replay unchanged. `tests/test_corpus.py` runs it; `python tests/corpus_check.py` prints the
+classes of what fails.
+"""
+import base64, collections, copy, glob, hashlib, importlib, json, os, re, sys, traceback, warnings
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'corpus')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import msgkit, oracle
+from msgkit import LossWarning
+
+APIS = ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock']
+HOWS = ['mk_request', 'mk_msgs']
+OUT_KEY = dict(openai='input', openai_chat='messages', anthropic='messages', gemini='contents', bedrock='messages')
+
+# ---------------------------------------------------------------- the corpus
+def load_cases(folder=HERE):
+    "Every case of every `<source>.json` in `folder` (not failures.json), with the file it came from"
+    cases = []
+    for f in sorted(glob.glob(os.path.join(folder, '*.json'))):
+        for c in json.load(open(f)): cases.append(dict(c, file=os.path.basename(f)))
+    return cases
+
+def sdk_type(path):
+    "The class named by dotted `path`, e.g. 'anthropic.types.Message'"
+    mod, name = path.rsplit('.', 1)
+    return getattr(importlib.import_module(mod), name)
+
+def lc_load(m):
+    "A LangChain message from its dump (`{'lc': 1, ...}`) or its `messages_to_dict` entry"
+    if m.get('lc') == 1:
+        from langchain_core.load import load
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            return load(m)
+    from langchain_core.messages import messages_from_dict
+    return messages_from_dict([m])[0]
+
+def history(case):
+    "The case's history as the user holds it: the JSON items, with SDK responses and LangChain messages built where `sdk` says"
+    msgs = copy.deepcopy(case['msgs'])
+    sdk = case.get('sdk')
+    if not sdk: return msgs
+    for i in sdk.get('at') or range(len(msgs)):
+        t = sdk['type']
+        msgs[i] = lc_load(msgs[i]) if t == 'langchain' else sdk_type(t).model_validate(msgs[i])
+    return msgs
+
+# ---------------------------------------------------------------- rendering
+def render(case, api, how):
+    "`(result, losses, error)`: msgkit's `mk_request` or `mk_msgs` of the case for `api`, the losses it reported, the exception"
+    h = history(case)
+    before = copy.deepcopy(case['msgs'])
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter('always')
+        try:
+            if how == 'mk_request': r = msgkit.mk_request(h, api, model='m', system=copy.deepcopy(case.get('system')), tools=copy.deepcopy(case.get('tools')))
+            else: r = msgkit.mk_msgs(h, api=api)
+            err = None
+        except Exception as e: r, err = None, f'{type(e).__name__}: {e}'
+    losses = [l for w in ws if issubclass(w.category, LossWarning) for l in w.message.losses]
+    if case['msgs'] != before: err = (err or '') + ' [the input history was mutated]'
+    return r, losses, err
+
+def out_msgs(api, r, how):
+    "The message list of a result"
+    return r if how == 'mk_msgs' else r[OUT_KEY[api]]
+
+def judge_oracle(api, r, how):
+    "The oracle's verdict on a result: None, or the error text (the request's other fields checked too for `mk_request`)"
+    try:
+        if how == 'mk_msgs': oracle.check(api, r); return None
+        req = dict(r)
+        for k in ('model', 'modelId', 'max_tokens'): req.pop(k, None)
+        msgs = req.pop(OUT_KEY[api])
+        kw = req.pop('config', {}) if api == 'gemini' else req
+        oracle.APIS[api](msgs, **kw)
+        oracle.RULES[api](msgs)
+    except Exception as e: return f'{type(e).__name__}: {e}'
+    return None
+
+# ---------------------------------------------------------------- what a history holds, in any form
+_THINK_TYPES = {'thinking', 'redacted_thinking', 'reasoning', 'reasoning_content'}
+_CALL_TYPES = {'tool_use', 'function_call', 'tool_call', 'custom_tool_call'}
+_RESULT_TYPES = {'tool_result', 'function_call_output', 'custom_tool_call_output', 'tool'}
+_SKIP = {'id', 'signature', 'thoughtSignature', 'thought_signature', 'encrypted_content', 'cache_control', 'cachePoint', 'citations',
+         'annotations', 'logprobs', 'usage', 'usageMetadata', 'usage_metadata', 'response_metadata', 'metadata', 'tool_use_id',
+         'tool_call_id', 'call_id', 'toolUseId', 'model', 'stop_reason', 'status', 'index', 'lc', 'type', 'role', 'name', 'mime_type',
+         'mimeType', 'media_type', 'format', 'detail', 'title', 'context', 'filename', 'additional_kwargs', 'redactedContent',
+         'caller', 'thought', 'finishReason', 'finish_reason', 'responseId', 'modelVersion', 'safetyRatings'}
+
+def _parse_args(a):
+    if isinstance(a, str):
+        try: return json.loads(a) if a.strip() else {}
+        except ValueError: return a
+    return {} if a is None else a
+
+def _b64bytes(s):
+    try: return base64.b64decode(s, validate=True)
+    except Exception:
+        try: return base64.urlsafe_b64decode(s + '=' * (-len(s) % 4))
+        except Exception: return None
+
+def _media_key(v, k=None):
+    "A key for a media payload: a digest of its bytes (raw, base64, or a data URI), or the URL / file id itself"
+    if isinstance(v, (bytes, bytearray)): return 'sha:' + hashlib.sha1(bytes(v)).hexdigest()[:12]
+    if not isinstance(v, str): return None
+    if k in _MEDIA_DATA_KEYS and not v.startswith('data:'): return 'sha:' + hashlib.sha1(_b64bytes(v) or b'').hexdigest()[:12]
+    if v.startswith('data:') and ',' in v:
+        b = _b64bytes(v.split(',', 1)[1]) if ';base64' in v.split(',', 1)[0] else v.split(',', 1)[1].encode()
+        return 'sha:' + hashlib.sha1(b or b'').hexdigest()[:12]
+    return 'url:' + v
+
+_MEDIA_URL_KEYS = {'url', 'image_url', 'fileUri', 'file_uri', 'file_id', 'uri', 'audio_url', 'file_url', 'video_url'}
+_MEDIA_DATA_KEYS = {'data', 'bytes', 'base64', 'file_data', 'image_data'}
+
+def _as_text(v, k):
+    "The text a payload holds, when it is UTF-8 text (a text/plain document sent as text is kept, not lost)"
+    b = v if isinstance(v, (bytes, bytearray)) else _b64bytes(v.split(',', 1)[1]) if isinstance(v, str) and v.startswith('data:') else _b64bytes(v) if k in _MEDIA_DATA_KEYS else None
+    try: t = bytes(b).decode('utf-8') if b else None
+    except UnicodeDecodeError: return None
+    return t if t and t.isprintable() or t and all(ch.isprintable() or ch in '\n\r\t' for ch in t) else None
+
+def _is_payload(k, v):
+    if k in _MEDIA_URL_KEYS and isinstance(v, str): return True
+    if k in _MEDIA_DATA_KEYS and isinstance(v, (bytes, bytearray)): return True
+    if k in _MEDIA_DATA_KEYS and isinstance(v, str) and len(v) >= 16 and ' ' not in v:
+        if v.startswith('data:'): return True
+        b = _b64bytes(v)
+        return bool(b) and len(b) >= 12
+    return isinstance(v, str) and v.startswith('data:') and ';base64,' in v[:80]
+
+def atoms(x, at=None, out=None, ctx='text', bare=True):
+    """The content of `x` (a message, block or history in any form), as a flat list of atoms in order:
+    ('text', s), ('thinking', s), ('call', name, args, id), ('result', id, [strings]), ('media', key); each with `at`"""
+    out = [] if out is None else out
+    if isinstance(x, (list, tuple)):
+        for i, o in enumerate(x): atoms(o, i if at is None else at, out, ctx, bare)
+        return out
+    if hasattr(x, 'model_dump') and not isinstance(x, dict):
+        x = x.model_dump(mode='json', exclude_none=True) if not hasattr(x, 'lc_attributes') else _lc_dict(x)
+    if isinstance(x, str):
+        if bare: out.append((ctx, x, at))  # a history item, or an item of a content list: not a string deep in some JSON
+        return out
+    if not isinstance(x, dict): return out
+    d = x.get('data') if x.get('type') in ('human', 'ai', 'tool', 'system', 'chat', 'function') and isinstance(x.get('data'), dict) else None
+    if d is not None: x = dict(d, type=x['type'])
+    if x.get('lc') == 1 and isinstance(x.get('kwargs'), dict):
+        k = x['kwargs']; kind = (x.get('id') or ['', ''])[-1]
+        x = dict(k, type={'HumanMessage': 'human', 'AIMessage': 'ai', 'ToolMessage': 'tool', 'SystemMessage': 'system'}.get(kind, kind))
+    t = x.get('type')
+    # tool calls
+    call = None
+    if t in _CALL_TYPES and 'name' in x: call = (x['name'], _parse_args(x.get('input', x.get('arguments', x.get('args')))), x.get('call_id', x.get('id')) if t in ('function_call', 'custom_tool_call') else x.get('id'))
+    elif 'toolUse' in x and isinstance(x['toolUse'], dict): u = x['toolUse']; call = (u.get('name'), _parse_args(u.get('input')), u.get('toolUseId'))
+    elif isinstance(x.get('functionCall') or x.get('function_call'), dict) and 'name' in (x.get('functionCall') or x.get('function_call')):
+        u = x.get('functionCall') or x.get('function_call'); call = (u.get('name'), _parse_args(u.get('args', u.get('arguments'))), u.get('id'))
+    elif isinstance(x.get('function'), dict) and 'name' in x['function'] and t in (None, 'function'):
+        call = (x['function']['name'], _parse_args(x['function'].get('arguments')), x.get('id'))
+    if call:
+        out.append(('call', call[0], call[1], call[2], at))
+        if x.get('toolUse') or x.get('functionCall') or x.get('function_call'):  # a Bedrock/Gemini part may carry a text too
+            for k, v in x.items():
+                if k == 'text' and isinstance(v, str): out.append(('text', v, at))
+        return out
+    # tool results
+    res = None
+    if t in _RESULT_TYPES and t != 'tool': res = (x.get('tool_use_id') or x.get('call_id'), x.get('content', x.get('output')))
+    elif x.get('role') == 'tool' or t == 'tool': res = (x.get('tool_call_id'), x.get('content'))
+    elif (x.get('role') == 'function' or t == 'function') and 'content' in x: res = (x.get('name'), x.get('content'))  # legacy function results
+    elif isinstance(x.get('toolResult'), dict): res = (x['toolResult'].get('toolUseId'), x['toolResult'].get('content'))
+    elif isinstance(x.get('functionResponse') or x.get('function_response'), dict):
+        u = x.get('functionResponse') or x.get('function_response'); res = (u.get('id') or u.get('name'), [u.get('response'), u.get('parts')])
+    if res:
+        inner = atoms(res[1], at, [], 'text')
+        out.append(('result', res[0], leaves(res[1]), at))
+        out.extend(a for a in inner if a[0] == 'media')
+        return out
+    # reasoning
+    think = t in _THINK_TYPES or x.get('thought') is True or 'reasoningContent' in x
+    for k, v in x.items():
+        if k in _SKIP: continue
+        if _is_payload(k, v):
+            key = _media_key(v, k)
+            if key: out.append(('media', key, _as_text(v, k), at))
+            continue
+        if k in ('thinking', 'reasoning_content', 'reasoning') and isinstance(v, str): out.append(('thinking', v, at)); continue
+        if k in ('summary', 'reasoningText', 'reasoning_details', 'thinking_blocks') or think:
+            atoms(v, at, out, 'thinking', k in ('content', 'summary', 'parts')); continue
+        if k == 'audio' and isinstance(v, dict) and ('transcript' in v or set(v) == {'id'}):  # a gpt-4o-audio reply
+            out.append(('transcript', v.get('transcript'), v.get('id'), at)); continue
+        if k in ('text', 'content', 'output_text', 'refusal', 'transcript', 'input_text', 'parts', 'input', 'output', 'tool_calls',
+                 'source', 'image', 'document', 'video', 'audio', 'inline_data', 'inlineData', 'file_data', 'fileData', 'file',
+                 'input_audio', 'image_url', 'json', 'value', 'message', 'kwargs', 'data', 'search_result', 'contents') or isinstance(v, (dict, list)):
+            if isinstance(v, str) and k in ('text', 'content', 'output_text', 'refusal', 'transcript', 'input_text', 'value'): out.append((ctx, v, at))
+            elif isinstance(v, (dict, list)): atoms(v, at, out, ctx, k in ('content', 'parts', 'contents'))
+    return out
+
+def leaves(x):
+    "Every string and number in `x` (a tool result's content), payloads and ids aside"
+    if isinstance(x, dict): return [s for k, v in x.items() if k not in _SKIP and not _is_payload(k, v) for s in leaves(v)]
+    if isinstance(x, (list, tuple)): return [s for v in x for s in leaves(v)]
+    if isinstance(x, bool) or x is None: return []
+    if isinstance(x, (int, float)): return [json.dumps(x)]
+    return [x] if isinstance(x, str) and not x.startswith('data:') else []
+
+def _lc_dict(m): return m.model_dump(mode='json', exclude_none=True)
+
+def _norm(s): return re.sub(r'\s+', ' ', s).strip()
+
+def system_atoms(case):
+    "Atoms of the case's `system=`, located at 'system'"
+    return atoms(case['system'], 'system') if case.get('system') else []
+
+def output_atoms(api, r, how):
+    "Atoms of a result: the system prompt's too, for `mk_request`"
+    if how == 'mk_msgs': return atoms(r)
+    req = {k: v for k, v in dict(r).items() if k not in ('tools', 'toolConfig', 'model', 'modelId', 'tool_choice')}
+    if api == 'gemini': req['config'] = {k: v for k, v in req.get('config', {}).items() if k in ('system_instruction',)}
+    sysk = dict(openai='instructions', openai_chat=None, anthropic='system', gemini=None, bedrock='system')[api]
+    pre = atoms(req.pop(sysk)) if sysk and sysk in req else []
+    if api == 'gemini' and req['config'].get('system_instruction'): pre = atoms(req['config'].pop('system_instruction'))
+    return pre + atoms(req[OUT_KEY[api]])
+
+# ---------------------------------------------------------------- invariants
+def _where_idx(l):
+    m = re.match(r'msgs\[(\d+)\]', l.get('where') or '')
+    return int(m.group(1)) if m else None
+
+def _excused(a, losses, kind):
+    "Was missing atom `a` reported by a LossWarning? (a loss at its message, or one that names no message)"
+    for l in losses:
+        i = _where_idx(l)
+        if i is None or i == a[-1] or a[-1] == 'system' and 'system' in (l.get('what') or '') + (l.get('where') or ''): return True
+    return False
+
+def _stream(ats, kinds=('text',)):
+    return ' \x00 '.join(_norm(a[1]) for a in ats if a[0] in kinds and isinstance(a[1], str))
+
+def invariants(case, api, r, how, losses):
+    "The invariants a result breaks, as a list of `(name, detail)`"
+    h = history(case)
+    ins = (system_atoms(case) if how == 'mk_request' else []) + atoms(h)
+    outs = output_atoms(api, r, how)
+    bad = []
+    otext = _stream(outs, ('text',))
+    orest = ' \x00 '.join(_norm(s) for a in outs if a[0] == 'result' for s in a[2] if isinstance(s, str))
+    othink = _stream(outs, ('thinking', 'text'))
+    # texts, in order
+    pos, seen_in = 0, set()
+    for a in ins:
+        if a[0] != 'text' or not isinstance(a[1], str) or not a[1].strip(): continue
+        s = _norm(a[1]); seen_in.add(s)
+        j = otext.find(s, pos)
+        if j >= 0: pos = j + len(s); continue
+        if s in otext: bad.append(('text order changed', s[:60])); continue
+        if s in orest: continue  # sent inside a tool result
+        if re.match(r'https?://\S+$', s) and 'url:' + s in {o[1] for o in outs if o[0] == 'media'}: continue  # a URL read as the media it names
+        if not _excused(a, losses, 'text'): bad.append(('text lost', f'msgs[{a[-1]}]: {s[:60]!r}'))
+    # a gpt-4o-audio reply: its transcript as text, or its audio id kept (Chat sends the reply back by id)
+    orefs = {a[2] for a in outs if a[0] == 'transcript'}
+    for a in ins:
+        if a[0] == 'transcript' and a[1] and _norm(a[1]) not in otext and a[2] not in orefs and not _excused(a, losses, 'text'):
+            bad.append(('audio reply lost (transcript and id)', f'msgs[{a[-1]}]: {_norm(a[1])[:50]!r}'))
+    # glued: two neighbouring texts of one message joined with nothing between them
+    tx = [a for a in ins if a[0] == 'text' and isinstance(a[1], str) and a[1].strip()]
+    for a, b in zip(tx, tx[1:]):
+        if a[-1] != b[-1]: continue
+        g = _norm(a[1]) + _norm(b[1])
+        if g in otext and g not in _stream(ins): bad.append(('texts glued', f'msgs[{a[-1]}]: {g[:60]!r}')); break
+    # texts that came from nowhere (placeholders), and blank texts sent
+    allin = _stream(ins, ('text', 'thinking')) + ' \x00 ' + ' \x00 '.join(_norm(s) for a in ins if a[0] == 'result' for s in a[2] if isinstance(s, str))
+    for a in outs:
+        if a[0] == 'text' and isinstance(a[1], str) and a[1].strip() and _norm(a[1]) not in allin and not any(_norm(a[1]) in _norm(s) or _norm(s) in _norm(a[1]) for s in seen_in):
+            t = a[1].strip()
+            docs = [_norm(b[2]) for b in ins if b[0] == 'media' and b[2] and _norm(b[2])]
+            if any(x in _norm(t) for x in docs) and not t.startswith('#'): continue  # a text document sent as its text
+            kind = ('label added before tool-result media moved to a user turn' if t.startswith(('Files from tool call', 'Media from tool call')) else
+                    'document sent as text under a heading' if t.startswith('# ') else
+                    "a Gemini Content dict's keys sent as text ('partsrole')" if t == 'partsrole' else
+                    "placeholder '.' text" if t in ('.', '...') else 'other')
+            bad.append((f'text added: {kind}', repr(a[1][:60]))); break
+    for a in outs:
+        if a[0] == 'result' and any(isinstance(s, str) and s.strip() in ('The result is in the next message.', '.', '(empty)') for s in a[2]):
+            src = next((b for b in ins if b[0] == 'result' and b[1] == a[1]), None)
+            had = 'an empty result' if src and not any(isinstance(x, str) and x.strip() for x in src[2]) else 'a result with media or blocks'
+            bad.append((f'placeholder tool-result text ({had})', repr(a[2][:1]))); break
+    # thinking: kept (as thinking or text) or reported
+    for a in ins:
+        if a[0] == 'thinking' and isinstance(a[1], str) and a[1].strip() and _norm(a[1]) not in othink and not _excused(a, losses, 'thinking'):
+            bad.append(('thinking lost silently', f'msgs[{a[-1]}]: {_norm(a[1])[:50]!r}')); break
+    # tool calls: the same calls (name and arguments), in order
+    icalls, ocalls = _dedupe_calls([a for a in ins if a[0] == 'call']), [a for a in outs if a[0] == 'call']
+    oi = 0
+    for a in icalls:
+        k = next((j for j in range(oi, len(ocalls)) if ocalls[j][1] == a[1] and ocalls[j][2] == a[2]), None)
+        if k is not None: oi = k + 1; continue
+        if any(o[1] == a[1] for o in ocalls[oi:]): bad.append(('tool call args changed', f'{a[1]}: {str(a[2])[:60]}')); continue
+        if any(o[2] == a[2] for o in ocalls[oi:]): bad.append(('tool call name changed', f'{a[1]!r}')); continue
+        if not _excused(a, losses, 'call'): bad.append(('tool call lost', f'msgs[{a[-1]}]: {a[1]}'))
+    # tool results: as many, each one's strings kept
+    ires, ores = [a for a in ins if a[0] == 'result'], [a for a in outs if a[0] == 'result']
+    if len(ores) < len(ires):
+        lost = len(ires) - len(ores)
+        if not any(_excused(a, losses, 'result') for a in ires): bad.append(('tool result lost', f'{lost} of {len(ires)}'))
+    ostrs = otext + ' \x00 ' + orest
+    for a in ires:
+        for s in a[2]:
+            if isinstance(s, str) and s.strip() and _norm(s) not in ostrs and not _excused(a, losses, 'result'):
+                bad.append(('tool result text lost', f'msgs[{a[-1]}]: {_norm(s)[:50]!r}')); break
+    # media: every payload (bytes digest or URL) kept, or reported
+    okeys = {a[1] for a in outs if a[0] == 'media'}
+    for a in ins:
+        if a[0] == 'media' and a[1] not in okeys and not (a[2] and _norm(a[2]) in otext) and not _excused(a, losses, 'media'): bad.append(('media lost silently', f'msgs[{a[-1]}]: {a[1][:70]}')); break
+    ids = ids_rules(api, out_msgs(api, r, how), how)
+    in_ids = collections.Counter(a[3] for a in icalls if a[3])
+    for j, (k, d) in enumerate(ids):
+        if k == 'call ids repeat across the history' and all(in_ids[x] > 1 for x in eval(d)): ids[j] = ('call ids repeat across the history (as in the input)', d)
+    bad += ids
+    bad += foreign_keys(api, out_msgs(api, r, how))
+    return bad
+
+_ID = re.compile(r'^[a-zA-Z0-9_-]+$')
+
+def _dedupe_calls(calls):
+    "One call per (message, id): a LangChain AIMessage holds each call twice (a tool_use block and a tool_calls entry); the last wins"
+    last = {(a[-1], a[3]): k for k, a in enumerate(calls) if a[3]}
+    return [a for k, a in enumerate(calls) if not a[3] or last[(a[-1], a[3])] == k]
+
+def ids_rules(api, msgs, how):
+    "Tool-call ids unique across the history and valid for `api`; every call answered once, every result after its call"
+    bad, calls, results = [], [], []
+    for i, m in enumerate(msgs):
+        for a in atoms(m, i):
+            if a[0] == 'call': calls.append((a[3], a[1], i))
+            if a[0] == 'result': results.append((a[1], i))
+    if api == 'gemini':  # ids are optional: pair by turn, names in order
+        for i, m in enumerate(msgs):
+            fc = [p for p in m.get('parts') or [] if p.get('function_call') or p.get('functionCall')]
+            if fc and m.get('role') == 'model':
+                nxt = msgs[i + 1] if i + 1 < len(msgs) else None
+                fr = [p for p in (nxt or {}).get('parts') or [] if p.get('function_response') or p.get('functionResponse')]
+                if nxt is None: bad.append(('call without result sent', f'gemini $[{i}]') if how == 'mk_request' else None)
+                elif len(fr) != len(fc): bad.append(('calls and results not paired', f'$[{i}]: {len(fc)} calls, {len(fr)} responses next'))
+            if m.get('role') == 'model' and i == 0 and fc: bad.append(('history opens with a model function call', '$[0]'))
+        ids = [c[0] for c in calls if c[0]]
+        dup = [k for k, n in collections.Counter(ids).items() if n > 1]
+        if dup: bad.append(('call ids repeat across the history', f'{dup[:3]}'))
+        return [b for b in bad if b]
+    ids = [c[0] for c in calls]
+    dup = [k for k, n in collections.Counter(ids).items() if n > 1]
+    if dup: bad.append(('call ids repeat across the history', f'{dup[:3]}'))
+    for cid, name, i in calls:
+        if cid is None: bad.append(('call without id', name)); continue
+        if api == 'openai_chat' and len(cid) > 40: bad.append(('id over 40 chars for Chat', f'{cid} ({len(cid)})'))
+        if api == 'openai' and len(cid) > 64: bad.append(('call_id over 64 chars for Responses', cid))
+        if api in ('anthropic', 'bedrock') and not _ID.match(cid): bad.append((f'id not [a-zA-Z0-9_-]+ for {api}', cid))
+        if api == 'bedrock' and len(cid) > 64: bad.append(('id over 64 chars for Bedrock', cid))
+        if api == 'bedrock' and not _ID.match(name or ''): bad.append(('Bedrock tool name not [a-zA-Z0-9_-]+', name))
+    rc = collections.Counter(r[0] for r in results)
+    for k, n in rc.items():
+        if n > 1: bad.append(('two results for one call', k))
+    cids = {c[0] for c in calls}
+    for k, i in results:
+        if k not in cids: bad.append(('result without its call', str(k)))
+    if how == 'mk_request':
+        for cid, name, i in calls:
+            if cid not in rc: bad.append(('call without result sent', f'{name} ({cid}) at $[{i}]'))
+    return list(dict.fromkeys(bad))
+
+_FOREIGN = dict(openai={'cache_control', 'cachePoint', 'toolUse', 'toolResult', 'functionCall', 'function_call', 'thought_signature', 'parts', 'tool_use_id'},
+                openai_chat={'cache_control', 'cachePoint', 'toolUse', 'toolResult', 'functionCall', 'thought_signature', 'parts', 'tool_use_id', 'call_id'},
+                anthropic={'cachePoint', 'toolUse', 'toolResult', 'functionCall', 'function_call', 'thought_signature', 'parts', 'tool_calls', 'call_id', 'image_url'},
+                gemini={'cache_control', 'cachePoint', 'toolUse', 'toolResult', 'tool_calls', 'tool_use_id', 'call_id', 'content', 'image_url'},
+                bedrock={'cache_control', 'functionCall', 'function_call', 'thought_signature', 'parts', 'tool_calls', 'tool_use_id', 'call_id', 'type', 'image_url'})
+
+def foreign_keys(api, msgs):
+    "Keys that belong to another API's form, anywhere in the messages (tool inputs and results' JSON aside)"
+    found = set()
+    def walk(o, depth):
+        if isinstance(o, list):
+            for x in o: walk(x, depth)
+        elif isinstance(o, dict):
+            for k, v in o.items():
+                if k in _FOREIGN[api] and not (api == 'gemini' and k == 'content' and depth > 0): found.add(k)
+                if k in ('input', 'args', 'arguments', 'json', 'response') and not isinstance(v, list): continue
+                if api == 'bedrock' and k == 'content' and depth == 0: walk(v, 1); continue
+                walk(v, depth + 1)
+    for m in msgs: walk(m, 0)
+    if api == 'bedrock' and not any('type' in b for m in msgs for b in m.get('content', []) if isinstance(b, dict)): found.discard('type')
+    return [('keys foreign to the API', k) for k in sorted(found)]
+
+# ---------------------------------------------------------------- one case, all APIs
+def run_case(case):
+    "Per API and per entry point: 'pass', or the failures"
+    res = {}
+    for api in APIS:
+        for how in HOWS:
+            try: r, losses, err = render(case, api, how)
+            except Exception as e: r, losses, err = None, [], f'building the case: {type(e).__name__}: {e}'
+            fails = []
+            if err and r is None: fails.append(('raised', err))
+            else:
+                if err: fails.append(('input mutated', err))
+                o = judge_oracle(api, r, how)
+                if o: fails.append(('oracle', o))
+                try: fails += invariants(case, api, r, how, losses)
+                except Exception as e: fails.append(('harness error', f'{type(e).__name__}: {e} {traceback.format_exc(limit=-2)}'))
+                if how == 'mk_msgs' and not fails: fails += replay(case, api)
+            res[(api, how)] = dict(fails=[dict(kind=k, detail=str(d)[:600]) for k, d in fails],
+                                   losses=[f"{l['where']}: {l['what']} ({l['why']})"[:200] for l in losses])
+    return res
+
+def _snake(k): return re.sub(r'(?<!^)(?=[A-Z])', '_', k).lower() if isinstance(k, str) else k
+
+def _canon(x, api):
+    """`x` with the differences that mean nothing taken out: bytes as base64, Gemini's camelCase keys as snake_case (both
+    its wire forms), keys set to None as absent, and Anthropic's string content as the one text block it stands for"""
+    if isinstance(x, (bytes, bytearray)): return base64.b64encode(bytes(x)).decode()
+    if isinstance(x, (list, tuple)): return [_canon(v, api) for v in x]
+    if not isinstance(x, dict): return x
+    d = {(_snake(k) if api == 'gemini' else k): _canon(v, api) for k, v in x.items()
+         if v is not None and not (k == 'is_error' and v is False) and not (k == 'status' and v == 'success')}  # the defaults
+    if api == 'anthropic' and isinstance(d.get('content'), str) and (d.get('role') or d.get('type') == 'tool_result'):
+        d['content'] = [{'type': 'text', 'text': d['content']}] if d['content'] else []
+    if api == 'anthropic' and d.get('type') == 'tool_result' and 'content' not in d: d['content'] = []
+    return d
+
+def diff(a, b, path='$', out=None):
+    "The first few differences between input `a` and output `b`, as (path, what)"
+    out = [] if out is None else out
+    if len(out) >= 3: return out
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in a:
+            if k not in b: out.append((f'{path}.{k}', f"key '{k}' dropped"))
+            else: diff(a[k], b[k], f'{path}.{k}', out)
+        for k in b:
+            if k not in a: out.append((f'{path}.{k}', f"key '{k}' added"))
+    elif isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b): out.append((path, f'{len(a)} items became {len(b)}'))
+        for i, (x, y) in enumerate(zip(a, b)): diff(x, y, f'{path}[{i}]', out)
+    elif a != b: out.append((path, f'{_short(a, 30)} became {_short(b, 30)}'))
+    return out
+
+def _short(v, n): r = repr(v); return r if len(r) <= n else r[:n] + '...'
+
+def replay(case, api):
+    "For a history already in `api`'s form that the oracle accepts: what `mk_msgs` changed when sending it back to `api`"
+    if case.get('form') != api or case.get('sdk') or input_ok(case) != 'ok': return []
+    r, losses, err = render(case, api, 'mk_msgs')
+    if r is None: return []
+    ds = diff(_canon(case['msgs'], api), _canon(r, api))
+    return [('same-API replay changed the history', '; '.join(f'{p}: {w}' for p, w in ds))] if ds else []
+
+def input_ok(case):
+    "Does the oracle accept the input as it is, for its own API? (None when it is in no single API's form)"
+    f = case.get('form')
+    if f not in APIS or case.get('sdk'): return None
+    try: oracle.check(f, case['msgs'])
+    except Exception as e: return f'{type(e).__name__}: {str(e)[:300]}'
+    return 'ok'
+
+# ---------------------------------------------------------------- classes
+EXPECTED = [  # refusals msgkit documents, with the fix in the message: reported, not counted as failures
+    (r"takes roles [^:]*not 'system': use mk_request", 'mk_msgs: a system message for an API without a system role (use mk_request)'),
+    (r"takes roles .* not 'invalid_role'", "a test's invalid role, refused"),
+    (r'by URL: fetch it first|fetch=True', 'a URL the API cannot take (needs fetch=True)'),
+    (r"belongs to api=.*can't use it", "another API's file reference (gs://, file id) the API cannot use"),
+    (r"Not an http\(s\) URL: '(https://<|\d)", "a test's placeholder where a URL belongs"),
+]
+
+def classify(f, api, how, case):
+    "The failure class of failure `f` (a dict of `kind` and `detail`); classes starting 'expected:' are documented refusals"
+    k, d = f['kind'], f['detail']
+    if k == 'same-API replay changed the history':
+        d = d.split('; ')[0]
+        m = re.search(r"\.(type|role|detail|status): ('[\w-]+') became ('[\w-]+')", d)
+        if m: return f"same-API replay: {m.group(1)} {m.group(2)} became {m.group(3)}"
+        m = re.search(r"key '(\w+)' (dropped|added)", d)
+        if m: return f"same-API replay: key '{m.group(1)}' {m.group(2)}"
+        m = re.search(r'\.(\w+)(\[\d+\])*: ', d)
+        return f"same-API replay: {'items merged/split' if 'items became' in d else 'value of ' + repr(m.group(1)) + ' changed' if m else 'changed'}"
+    if k not in ('raised', 'oracle'): return k
+    if d.startswith('building the case'): return 'harness: case could not be built'
+    for rx, name in EXPECTED:
+        if re.search(rx, d): return 'expected: ' + name
+    m = re.search(r"Unrecognised content block(?: for api='\w+')?: \{'(\w+)'", d)
+    if k == 'raised' and m:
+        t = m.group(1)
+        if t != 'type' and "'type'" in d: t = (re.search(r"\}, 'type': '(\w+)'", d) or re.search(r"'type': '(\w+)'", d)).group(1)
+        elif t == 'type': t = re.search(r"'type': '(\w+)'", d).group(1)
+        if 'advisor' in d: t = 'advisor_tool_result'
+        return f"refused by msgkit: unrecognised block ({t})"
+    rules = [
+        (r'takes a system prompt only before the conversation|system message in the middle', 'mid-history system message refused'),
+        (r"Can't read this tool", 'built-in/server tool in tools= refused'),
+        (r'needs a history that starts with a user turn', 'history opening with an assistant turn refused'),
+        (r"can't translate Chat 'thinking' parts", "Chat 'thinking' content parts refused (Mistral/OpenRouter form)"),
+        (r"can't take (audio|video|image)[^:]*: it takes no", 'media kind the target API has no place for (raised, not dropped with a LossWarning)'),
+        (r"can't take image: it takes image/", 'image type the target API cannot take'),
+        (r"needs the tool's name in a function response", 'Gemini function response without a tool name'),
+        (r"takes roles .* not '(human|ai)'", "LangChain role names ('human'/'ai') in role dicts not read"),
+        (r"takes roles .* not 'tool'", 'tool message left as a role the API lacks'),
+        (r"takes roles .* not 'developer'", 'developer message mid-history for an API without that role'),
+        (r'Malformed openai_chat item \(TypeError', 'crash (TypeError) on a Chat image_url given as a string inside a tool message'),
+        (r'takes only text in an assistant message, not|only in user messages', "media in an assistant turn (model-made image/audio) refused"),
+        (r"duplicate tool call ids|'tool_use ids must be unique'", 'one turn with two calls of the same id sent'),
+        (r"\{'role': 'user', 'content': \[\]\} is not valid", 'empty user content [] sent to Chat'),
+        (r"can't translate Chat 'image' parts", 'Anthropic image block inside a Chat tool message refused'),
+        (r'its arguments are not valid JSON|its arguments must be a JSON object', 'tool-call arguments that are not one JSON object refused'),
+        (r"source\.media_type: expected one of \['application/pdf'\], got 'text/", 'text/* base64 document sent to Anthropic as a base64 source'),
+        (r'takes no image by file id', 'image by file id refused for Chat'),
+        (r"content\[0\]\.type: missing required key 'type' of ChatCompletionContentPartTextParam", "another API's system blocks passed into a Chat system message"),
+        (r"missing required key 'result' of ImageGenerationCall", 'image_generation_call without its result'),
+        (r'code_execution|bash_code_execut', 'server-tool result shape the SDK rejects'),
+        (r'Malformed', 'crash on a malformed-looking item'),
+        (r'takes only text in a system prompt', 'non-text system content refused'),
+        (r'needs a text block in a message that holds a d', 'Bedrock document message without a text block refused'),
+        (r'needs the call a tool message answers', 'tool message without its call refused'),
+        (r'A LangChain file block needs', 'LangChain file block form not read'),
+        (r"can't use msgs, a list of", 'history form not read'),
+        (r"system.*(blocks|list)|\$system|\$instructions|system_instruction|\$\[0\]\.content: expected str or a list, got \{'parts'", 'system= given as blocks/Content dict not taken'),
+        (r'thought_signature|thoughtSignature', 'Gemini thought signature problem'),
+        (r'must alternate|alternate between user and assistant', 'roles do not alternate'),
+        (r'first message must use the "user" role|must start with a user message', 'history opens with an assistant turn'),
+        (r'tool_use ids were found without tool_result|must be followed by tool messages|answered by', 'trailing/unanswered tool call sent'),
+        (r'unexpected tool_use_id|No tool call found|tool message not after tool calls|comes after a user message', 'tool result without its call'),
+        (r'tool_result blocks must come first', 'tool_result not first in the user turn'),
+        (r'non-whitespace text|text field in the ContentBlock object is blank|blank text', 'blank text sent'),
+        (r'\$\.messages: \[\] should be non-empty|contents are required', 'nothing left to send (empty message list)'),
+        (r'non-empty content|empty content|parts must not be empty|should be non-empty', 'empty message sent'),
+        (r'reasoning item needs|without its required following item', 'reasoning item without its following item'),
+        (r'toolUseId .* breaks|match pattern', 'id pattern broken'),
+        (r'string too long|maximum length', 'value too long'),
+        (r'duplicate document names', 'duplicate Bedrock document names'),
+        (r'document needs a text block', 'Bedrock document without a text block'),
+        (r'trailing whitespace', 'final assistant text ends with whitespace'),
+        (r'expected bytes', 'base64 text where the SDK wants bytes'),
+        (r'The bytes are', 'declared media type differs from the bytes'),
+        (r'not JSON-serializable', 'result not JSON-serializable'),
+        (r'video\.format: expected one of', 'Bedrock video format given as a MIME type'),
+        (r"tagged union structure .*toolResult\.content|function_response\.parts\[\d+\]\.(tool_name|type): Extra", 'unknown block kept inside a tool result'),
+    ]
+    for rx, name in rules:
+        if re.search(rx, d): return f"{'refused by msgkit' if k == 'raised' else 'rejected by oracle'}: {name}"
+    m = re.search(r"unknown key '(\w+)' for (\w+)", d)
+    if m: return f"rejected by oracle: key '{m.group(1)}' kept that {m.group(2)} does not have"
+    m = re.search(r"(\.type|\.role): expected one of \[.*?\], got '([\w-]+)'", d)
+    if m: return f"rejected by oracle: {m.group(1)[1:]} '{m.group(2)}' passed through"
+    m = re.search(r"([\w]+): Extra inputs are not permitted", d)
+    if m: return f"rejected by oracle: key '{m.group(1)}' kept that the Gemini SDK does not have"
+    m = re.search(r'Unknown parameter in [\w\[\]\.]+: "(\w+)"', d)
+    if m: return f"rejected by oracle: key '{m.group(1)}' kept that Converse does not have"
+    return f"{'refused by msgkit' if k == 'raised' else 'rejected by oracle'}: other ({d.split(':')[0][:40]}: {d.split(':', 1)[-1].strip()[:60]})"
+
+def run(cases=None):
+    "`(case, api, how, failure class, detail)` of every failure of `cases` (every case of the corpus by default)"
+    out = []
+    for c in cases or load_cases():
+        for (api, how), v in run_case(c).items():
+            out += [(c, api, how, classify(f, api, how, c), f['detail']) for f in v['fails']]
+    return out
+
+if __name__ == '__main__':
+    only = sys.argv[1] if len(sys.argv) > 1 else None
+    rows = run([c for c in load_cases() if not only or only in c['id'] or only in c['file']])
+    for k,v in collections.Counter(r[3] for r in rows).most_common(): print(v, k)
