@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['doc_name', 'BedrockAdapter', 'nova_image_tokens']
 
-# %% ../../nbs/25_bedrock.ipynb #e41095af
+# %% ../../nbs/25_bedrock.ipynb #346d1a04
 import base64, copy, hashlib, json, math, re
 from fastcore.basics import patch
 from ..errors import *
@@ -19,14 +19,15 @@ from ..mediapart import *
 from .base import *
 from .anthropic import claude_image_tokens, claude_tool_prompt
 
-# %% ../../nbs/25_bedrock.ipynb #92eee626
+# %% ../../nbs/25_bedrock.ipynb #da52420d
 _fmt = {'image/png':'png', 'image/jpeg':'jpeg', 'image/gif':'gif', 'image/webp':'webp',
         'application/pdf':'pdf', 'text/csv':'csv', 'text/html':'html', 'text/plain':'txt', 'text/markdown':'md',
         'application/json':'txt', 'text/xml':'txt', 'application/xml':'txt',
         'video/x-matroska':'mkv', 'video/quicktime':'mov', 'video/mp4':'mp4', 'video/webm':'webm', 'video/x-flv':'flv',
         'video/mpeg':'mpeg', 'video/x-ms-wmv':'wmv', 'video/3gpp':'three_gp',
-        'audio/mpeg':'mp3', 'audio/wav':'wav', 'audio/aac':'aac', 'audio/flac':'flac', 'audio/mp4':'m4a', 'audio/ogg':'ogg',
-        'audio/webm':'webm', 'audio/opus':'opus', **{k:v for k,v in office_mts.items() if v in ('doc','docx','xls','xlsx')}}
+        'audio/mpeg':'mp3', 'audio/wav':'wav', 'audio/aac':'aac', 'audio/flac':'flac', 'audio/mp4':'m4a',
+        'audio/ogg':'ogg', 'audio/webm':'webm', 'audio/opus':'opus',
+        **{k:v for k,v in office_mts.items() if v in ('doc','docx','xls','xlsx')}}
 _mt = {v:k for k,v in reversed(_fmt.items())}
 _kinds = ('image','document','video','audio')
 
@@ -35,30 +36,39 @@ def doc_name(p)->str:
     s = p.get('title') or (p.get('filename') or '').rsplit('.', 1)[0]
     s = re.sub(r'\s+', ' ', re.sub(r'[^A-Za-z0-9\s\-\(\)\[\]]+', ' ', s)).strip()[:200].strip()
     if s: return s
-    h = hashlib.sha1(p.get('data') or (p.get('text') or '\n'.join(p.get('chunks', []))).encode() or p.get('url', '').encode())
+    h = hashlib.sha1(p.get('data') or (p.get('text') or '\n'.join(p.get('chunks', []))).encode()
+                     or p.get('url', '').encode())
     return f"document-{h.hexdigest()[:10]}"
 
-# %% ../../nbs/25_bedrock.ipynb #55ead160
+# %% ../../nbs/25_bedrock.ipynb #021aa87b
 _bsrc = S('bytes','s3Location','text','content')
 _media = lambda *ks: S('format','source', *ks, _need=('format','source'))
-_bblock = S(text=str, image=_media('error'), document=S('format','name','source','context','citations', _need=('name','source')),
-            video=_media(), audio=_media('error'), toolUse=S('toolUseId','name','input','type', _need=('toolUseId','name','input')),
-            toolResult=S('toolUseId','content','status','type', _need=('toolUseId','content')), guardContent=S('text','image'),
+_bblock = S(text=str, image=_media('error'),
+            document=S('format','name','source','context','citations', _need=('name','source')),
+            video=_media(), audio=_media('error'),
+            toolUse=S('toolUseId','name','input','type', _need=('toolUseId','name','input')),
+            toolResult=S('toolUseId','content','status','type', _need=('toolUseId','content')),
+            guardContent=S('text','image'),
             cachePoint=S('type','ttl', _need=('type',)), reasoningContent=S('reasoningText','redactedContent'),
-            citationsContent=S('content','citations'), searchResult=S('source','title','content','citations', _need=('source','title','content')))
+            citationsContent=S('content','citations'),
+            searchResult=S('source','title','content','citations', _need=('source','title','content')))
 _bmsg = S(role=OneOf('user','assistant'), content=[_bblock], _need=('role','content'))
 
+# %% ../../nbs/25_bedrock.ipynb #b121a820
 @register
 class BedrockAdapter(Adapter):
     "AWS Bedrock Converse `messages`"
     name = 'bedrock'
     payload_keys = Adapter.payload_keys + ('bytes','redactedContent')
-    media_types = dict(image={k for k,v in _fmt.items() if k.startswith('image/')}, video={k for k in _fmt if k.startswith('video/')},
-                       audio={k for k in _fmt if k.startswith('audio/')}, document={k for k in _fmt if media_kind(k)=='document'})
+    media_types = dict(image={k for k,v in _fmt.items() if k.startswith('image/')},
+                       video={k for k in _fmt if k.startswith('video/')},
+                       audio={k for k in _fmt if k.startswith('audio/')},
+                       document={k for k in _fmt if media_kind(k)=='document'})
     str_content,file_refs = False,('s3://',)
     role_hint = ": use mk_request(msgs, api='bedrock'), which puts leading system messages in `system`"
     msg_shape,block_shape = _bmsg,_bblock
-    id_chars,id_max,first_user = 'A-Za-z0-9_-',64,True  # botocore's ToolUseId; "A conversation must start with a user message"
+    # botocore's ToolUseId; "A conversation must start with a user message"
+    id_chars,id_max,first_user = 'A-Za-z0-9_-',64,True
     def text_msg(self, role, s): return dict(role=role, content=[dict(text=s)])
     def text_of(self, d, role):
         "The text of a message of `role` holding just text: `{'role', 'content'}`, with a string or one text block"
@@ -67,85 +77,106 @@ class BedrockAdapter(Adapter):
         p = c[0] if type(c) is list and len(c)==1 else None
         return p.get('text') if isinstance(p, dict) and len(p)==1 else None
 
-    def part(self, p, role='user'):
-        self.chk(p)
-        if p.type=='text': return dict(text=p.text)
-        if 'raw' in p: return copy.deepcopy(p.raw)
-        if p.type=='tool_call': return dict(toolUse=dict(toolUseId=p.id or p.name, name=p.name, input=p.args))
-        if p.type=='thinking': return self.reasoning(p)
-        if p.type=='tool_result':
-            if any(o.type=='audio' for o in p.content):
-                raise InputError("api='bedrock' takes no audio in a tool result: text, JSON, images, documents and video")
-            d = dict(toolUseId=p.id or p.name, content=[self.part(o) for o in p.content])
-            return dict(toolResult={**d, 'status':'error'} if p.is_error else d)
-        if 'file' in p: src = dict(s3Location=dict(uri=p.file))
-        elif 'chunks' in p: src = dict(content=[dict(text=o) for o in p.chunks])
-        elif 'text' in p: src = dict(bytes=p.text.encode())
-        else: src = dict(bytes=p.data)
-        d = dict(format=_fmt[p.mt], source=src)
-        if p.type=='document':
-            d['name'] = doc_name(p)
-            if p.get('context'): d['context'] = p.context
-            if p.get('citations'): d['citations'] = dict(enabled=True)
-        return {p.type: d}
-
-    def msg(self, role, blocks):
-        if role=='assistant' and any(set(o) & {'image','document','video','audio'} for o in blocks):
-            raise InputError("api='bedrock' takes images, documents, video and audio only in user messages")
-        return dict(role=role, content=blocks)
-
-    def reasoning(self, p, **kw):
-        "Reasoning whose text and signature a reader kept without its block (a Claude signature, valid on every Claude platform)"
-        if p.get('api') is None and p.get('signature') and p.get('text') is not None:
-            return dict(reasoningContent=dict(reasoningText=dict(text=p.text, signature=p.signature)))
-
     limits = dict(image=(3_932_160,'raw'), document=(4_718_592,'raw'), video=(25*1024*1024,'b64'))
-    def system_prompt(self, groups):
-        "A list of system blocks: text, and the cache points a Bedrock system prompt already had"
-        ps = [p for g in groups for p in g]
-        if not any(p.get('api')=='bedrock' and 'cachePoint' in (p.get('raw') or {}) for p in ps): return Adapter.system_prompt(self, groups)
-        out = []
-        for p in ps:
-            if p.type=='text': out.append(dict(text=p.text))
-            elif p.get('api')=='bedrock' and 'cachePoint' in (p.get('raw') or {}): out.append(copy.deepcopy(p.raw))
-            else: raise InputError(f"api='bedrock' takes only text and cache points in a system prompt, not {p.type}")
-        return out
 
-    def request(self, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
-                stop=None, schema=None, reasoning=None, **kw):
-        "Converse's words for msgkit's options: `toolConfig`, `inferenceConfig`, `outputConfig`"
-        if isinstance(system, str): system = [dict(text=system)]
-        if self.marks(tools) or self.marks(system): self.before_send([dict(role='user', content=list(tools or []) + list(system or []))] + list(msgs))
-        r = dict(**({'modelId':model} if model else {}), messages=msgs, **({'system':system} if system else {}))
-        if tools or tool_choice is not None:
-            tc = dict(tools=tools or [])
-            if tool_choice is not None:
-                c = chk_choice(tool_choice)
-                if c=='none': raise no_opt(self.name, "tool_choice 'none'", "Converse's toolChoice is auto, any or a tool: leave the tools out")
-                tc['toolChoice'] = {'auto':dict(auto={}), 'required':dict(any={})}.get(c) or dict(tool=dict(name=c))
-            r['toolConfig'] = tc
-        ic = dict(maxTokens=max_tokens, temperature=temperature, topP=top_p, stopSequences=[stop] if isinstance(stop, str) else stop)
-        if ic := {k:v for k,v in ic.items() if v is not None}: r['inferenceConfig'] = ic
-        oc = {}
-        if schema is not None:
-            n,s = json_schema(schema)
-            oc['textFormat'] = dict(type='json_schema', structure=dict(jsonSchema=dict(schema=json.dumps(s), name=n)))
-        if isinstance(reasoning, str): oc['effort'] = reasoning
-        elif isinstance(reasoning, int) and not isinstance(reasoning, bool):  # Claude on Bedrock: its own `thinking` field, under the same rules
-            if reasoning<1024: raise InputError(f"api='bedrock' takes a thinking budget of at least 1,024 tokens (Claude's rule), not {reasoning:,}")
-            mt = (r.get('inferenceConfig') or {}).get('maxTokens')
-            if mt is not None and mt<=reasoning: raise InputError(f"api='bedrock' needs max_tokens ({mt:,}) above the thinking budget ({reasoning:,})")
-            r['additionalModelRequestFields'] = dict(thinking=dict(type='enabled', budget_tokens=reasoning))
-        elif reasoning is not None: raise InputTypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
-        if oc: r['outputConfig'] = oc
-        return {**r, **kw}
+# %% ../../nbs/25_bedrock.ipynb #cf36ea94
+@patch
+def part(self:BedrockAdapter, p, role='user'):
+    self.chk(p)
+    if p.type=='text': return dict(text=p.text)
+    if 'raw' in p: return copy.deepcopy(p.raw)
+    if p.type=='tool_call': return dict(toolUse=dict(toolUseId=p.id or p.name, name=p.name, input=p.args))
+    if p.type=='thinking': return self.reasoning(p)
+    if p.type=='tool_result':
+        if any(o.type=='audio' for o in p.content):
+            raise InputError("api='bedrock' takes no audio in a tool result: text, JSON, images, documents and video")
+        d = dict(toolUseId=p.id or p.name, content=[self.part(o) for o in p.content])
+        return dict(toolResult={**d, 'status':'error'} if p.is_error else d)
+    if 'file' in p: src = dict(s3Location=dict(uri=p.file))
+    elif 'chunks' in p: src = dict(content=[dict(text=o) for o in p.chunks])
+    elif 'text' in p: src = dict(bytes=p.text.encode())
+    else: src = dict(bytes=p.data)
+    d = dict(format=_fmt[p.mt], source=src)
+    if p.type=='document':
+        d['name'] = doc_name(p)
+        if p.get('context'): d['context'] = p.context
+        if p.get('citations'): d['citations'] = dict(enabled=True)
+    return {p.type: d}
 
-# %% ../../nbs/25_bedrock.ipynb #cd80f873
+# %% ../../nbs/25_bedrock.ipynb #dda69548
+@patch
+def msg(self:BedrockAdapter, role, blocks):
+    if role=='assistant' and any(set(o) & {'image','document','video','audio'} for o in blocks):
+        raise InputError("api='bedrock' takes images, documents, video and audio only in user messages")
+    return dict(role=role, content=blocks)
+
+@patch
+def reasoning(self:BedrockAdapter, p, **kw):
+    "Reasoning whose text and signature a reader kept without its block (a Claude signature: every Claude platform's)"
+    if p.get('api') is None and p.get('signature') and p.get('text') is not None:
+        return dict(reasoningContent=dict(reasoningText=dict(text=p.text, signature=p.signature)))
+
+# %% ../../nbs/25_bedrock.ipynb #46b06588
+@patch
+def system_prompt(self:BedrockAdapter, groups):
+    "A list of system blocks: text, and the cache points a Bedrock system prompt already had"
+    ps = [p for g in groups for p in g]
+    if not any(p.get('api')=='bedrock' and 'cachePoint' in (p.get('raw') or {}) for p in ps):
+        return Adapter.system_prompt(self, groups)
+    out = []
+    for p in ps:
+        if p.type=='text': out.append(dict(text=p.text))
+        elif p.get('api')=='bedrock' and 'cachePoint' in (p.get('raw') or {}): out.append(copy.deepcopy(p.raw))
+        else: raise InputError(f"api='bedrock' takes only text and cache points in a system prompt, not {p.type}")
+    return out
+
+# %% ../../nbs/25_bedrock.ipynb #85bd3b89
+@patch
+def request(
+    self:BedrockAdapter, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None,
+    top_p=None, stop=None, schema=None, reasoning=None, **kw):
+    "Converse's words for msgkit's options: `toolConfig`, `inferenceConfig`, `outputConfig`"
+    if isinstance(system, str): system = [dict(text=system)]
+    if self.marks(tools) or self.marks(system):
+        self.before_send([dict(role='user', content=list(tools or []) + list(system or []))] + list(msgs))
+    r = dict(**({'modelId':model} if model else {}), messages=msgs, **({'system':system} if system else {}))
+    if tools or tool_choice is not None:
+        tc = dict(tools=tools or [])
+        if tool_choice is not None:
+            c = chk_choice(tool_choice)
+            if c=='none': raise no_opt(self.name, "tool_choice 'none'",
+                                       "Converse's toolChoice is auto, any or a tool: leave the tools out")
+            tc['toolChoice'] = {'auto':dict(auto={}), 'required':dict(any={})}.get(c) or dict(tool=dict(name=c))
+        r['toolConfig'] = tc
+    ic = dict(maxTokens=max_tokens, temperature=temperature, topP=top_p,
+              stopSequences=[stop] if isinstance(stop, str) else stop)
+    if ic := {k:v for k,v in ic.items() if v is not None}: r['inferenceConfig'] = ic
+    oc = {}
+    if schema is not None:
+        n,s = json_schema(schema)
+        oc['textFormat'] = dict(type='json_schema', structure=dict(jsonSchema=dict(schema=json.dumps(s), name=n)))
+    if isinstance(reasoning, str): oc['effort'] = reasoning
+    # Claude on Bedrock: its own `thinking` field, under the same rules
+    elif isinstance(reasoning, int) and not isinstance(reasoning, bool):
+        if reasoning<1024:
+            raise InputError(f"api='bedrock' takes a thinking budget of at least 1,024 tokens (Claude's rule), "
+                             f"not {reasoning:,}")
+        mt = (r.get('inferenceConfig') or {}).get('maxTokens')
+        if mt is not None and mt<=reasoning:
+            raise InputError(f"api='bedrock' needs max_tokens ({mt:,}) above the thinking budget ({reasoning:,})")
+        r['additionalModelRequestFields'] = dict(thinking=dict(type='enabled', budget_tokens=reasoning))
+    elif reasoning is not None:
+        raise InputTypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
+    if oc: r['outputConfig'] = oc
+    return {**r, **kw}
+
+# %% ../../nbs/25_bedrock.ipynb #a88245dd
 @patch
 def parse_tool(self:BedrockAdapter, d):
     s = d.get('toolSpec')
     if not isinstance(s, dict) or not isinstance(s.get('name'), str): return None
-    return [Tool(name=s['name'], description=s.get('description') or '', schema=(s.get('inputSchema') or {}).get('json') or {'type':'object'},
+    return [Tool(name=s['name'], description=s.get('description') or '',
+                 schema=(s.get('inputSchema') or {}).get('json') or {'type':'object'},
                  **({'strict':True} if s.get('strict') else {}))]
 
 @patch
@@ -154,7 +185,7 @@ def tool(self:BedrockAdapter, t, strict=False):
     d = dict(name=t.name, **({'description':t.description} if t.description else {}), inputSchema=dict(json=t.schema))
     return dict(toolSpec={**d, 'strict':True} if strict or t.get('strict') else d)
 
-# %% ../../nbs/25_bedrock.ipynb #65710497
+# %% ../../nbs/25_bedrock.ipynb #ed3d4b66
 @patch
 def batch_body(self:BedrockAdapter, model=None):
     "Claude's records carry its native InvokeModel body (Anthropic's), the others Converse's; the model is the job's"
@@ -175,28 +206,30 @@ def batch_result(self:BedrockAdapter, d):
     ok = isinstance(d.get('modelOutput'), dict) and not d.get('error')
     return cid, (d['modelOutput'] if ok else None), (None if ok else d.get('error') or d)
 
+# %% ../../nbs/25_bedrock.ipynb #100ccde3
 @patch
 def wire(self:BedrockAdapter, req):
     return jsonable({k:v for k,v in req.items() if k!='modelId'})
 
-# %% ../../nbs/25_bedrock.ipynb #b040c1de
-_blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint','reasoningContent',
-           'citationsContent','searchResult'}
-
+# %% ../../nbs/25_bedrock.ipynb #5742b670
 @patch
 def cache(self:BedrockAdapter, msg, ttl=None):
     if ttl and ttl not in ('5m','1h'): raise InputError(f"api='bedrock' takes cache ttl 5m or 1h, not {ttl!r}")
     c = self.uncache(msg).get('content') or []
     return {**msg, 'content': c + [_cp(ttl)]}
 
-BedrockAdapter.max_marks = 4  # checkpoints per request (Bedrock's prompt caching docs)
+# checkpoints per request (Bedrock's prompt caching docs)
+BedrockAdapter.max_marks = 4
 def _cp(ttl): return dict(cachePoint=dict(type='default', **({'ttl':ttl} if ttl else {})))
 
 @patch
-def marks(self:BedrockAdapter, blocks): return [o['cachePoint'] for o in blocks if isinstance(o, dict) and 'cachePoint' in o] if isinstance(blocks, list) else []
+def marks(self:BedrockAdapter, blocks):
+    return ([o['cachePoint'] for o in blocks if isinstance(o, dict) and 'cachePoint' in o] if isinstance(blocks, list)
+            else [])
 @patch
 def cache_system(self:BedrockAdapter, system, ttl=None):
-    self.cache({}, ttl)  # the ttl checked
+    # the ttl checked
+    self.cache({}, ttl)
     return ([dict(text=system)] if isinstance(system, str) else list(system)) + [_cp(ttl)]
 @patch
 def cache_tools(self:BedrockAdapter, tools, ttl=None, model=None):
@@ -209,12 +242,17 @@ def uncache(self:BedrockAdapter, msg):
     c = msg.get('content')
     return {**msg, 'content': [o for o in c if 'cachePoint' not in o]} if isinstance(c, list) else msg
 
+# %% ../../nbs/25_bedrock.ipynb #dd671ac2
+_blocks = {'text','image','document','video','audio','toolUse','toolResult','guardContent','cachePoint',
+           'reasoningContent','citationsContent','searchResult'}
+
 @patch
 def owns(self:BedrockAdapter, d): return len(d)==1 and fits(d, _bblock)
 @patch
 def reads(self:BedrockAdapter, d):
     "Its blocks, and a bare `toolUse` (as `block['toolUse']` gives it), which it reads as a call"
-    return (len(d)==1 and next(iter(d)) in _blocks) or ({'toolUseId','name','input'} <= set(d) <= {'toolUseId','name','input','type'})
+    return ((len(d)==1 and next(iter(d)) in _blocks)
+            or ({'toolUseId','name','input'} <= set(d) <= {'toolUseId','name','input','type'}))
 
 @patch
 def parse_block(self:BedrockAdapter, d):
@@ -230,23 +268,21 @@ def parse_block(self:BedrockAdapter, d):
         if 's3Location' in src: return Part(type=k, mt=mt, file=src['s3Location']['uri'], api='bedrock')
         if 'content' in src: p = Part(type='document', mt='text/plain', chunks=[o['text'] for o in src['content']])
         elif 'text' in src: p = Part(type='document', mt='text/plain', text=src['text'])
-        else: p = media(src['bytes'] if isinstance(src['bytes'], bytes) else base64.b64decode(src['bytes'], validate=True), mt)
+        else: p = media(src['bytes'] if isinstance(src['bytes'], bytes)
+                        else base64.b64decode(src['bytes'], validate=True), mt)
         if k=='document':
             p.title = v.get('name')
             if v.get('context'): p.context = v['context']
         return p
     if k=='citationsContent': return text_part(''.join(o.get('text', '') for o in v.get('content') or []))
-    if k=='guardContent' and 'text' in v: return text_part(v['text'].get('text', ''))  # the user's own input
+    # the user's own input
+    if k=='guardContent' and 'text' in v: return text_part(v['text'].get('text', ''))
     if k=='reasoningContent':
         rt = v.get('reasoningText') or {}
         return thinking_part(rt.get('text'), rt.get('signature'), api='bedrock', raw=d)
     return opaque_part('bedrock', d)
 
-@patch
-def mergeable(self:BedrockAdapter, a, b): return a.get('role')==b.get('role') and set(a)=={'role','content'}==set(b)
-@patch
-def join(self:BedrockAdapter, run): return dict(role=run[0]['role'], content=[o for m in run for o in m['content']])
-
+# %% ../../nbs/25_bedrock.ipynb #4820cfa0
 def _blob(b, k='bytes'):
     "Bytes that went through JSON come back as base64 text: make them bytes again (botocore would encode text twice)"
     if isinstance(b.get(k), str): b[k] = base64.b64decode(b[k], validate=True)
@@ -258,8 +294,9 @@ def _fix_blobs(blocks):
         if 'reasoningContent' in o: _blob(o['reasoningContent'], 'redactedContent')
         if 'toolResult' in o: _fix_blobs(o['toolResult'].get('content') or [])
 
+# %% ../../nbs/25_bedrock.ipynb #688743cc
 def _unblank(m):
-    "`m` without blank text ('The text field in the ContentBlock object is blank'); `None` for an assistant turn left empty"
+    "`m` without blank text ('The text field in the ContentBlock object is blank'); `None` for a blank assistant turn"
     c = m.get('content')
     if not isinstance(c, list): return m
     keep = [b for b in c if not (isinstance(b, dict) and isinstance(b.get('text'), str) and not b['text'].strip())]
@@ -271,27 +308,39 @@ def _rstrip(msgs):
     "A final assistant turn (a prefill) without trailing whitespace"
     c = msgs[-1].get('content') if msgs and msgs[-1].get('role')=='assistant' else None
     i = len(c or [])-1
-    while i>=0 and 'cachePoint' in c[i]: i -= 1  # the text before a cache point is the prefill's end
+    # the text before a cache point is the prefill's end
+    while i>=0 and 'cachePoint' in c[i]: i -= 1
     if i<0 or not isinstance(c[i].get('text'), str) or c[i]['text']==c[i]['text'].rstrip(): return msgs
     return msgs[:-1] + [{**msgs[-1], 'content':c[:i] + [{'text':c[i]['text'].rstrip()}] + c[i+1:]}]
 
 @patch
 def before_send(self:BedrockAdapter, msgs):
-    "A prefill without trailing whitespace (Claude on Bedrock refuses it as Anthropic's API does), cache TTLs longest first, at most 4 cache points"
-    cps = [o['cachePoint'] for m in msgs if isinstance(c := m.get('content'), list) for o in c if isinstance(o, dict) and 'cachePoint' in o]  # self.marks, inline: every request runs it
-    if len(cps)>self.max_marks: raise InputError(f"api='bedrock' takes at most {self.max_marks} cache points; this history has {len(cps)}: "
-                                                 "pass cache_last_ckpt_only=True to keep only the last one")
+    "A prefill without trailing whitespace (as Claude on Bedrock wants), cache TTLs longest first, at most 4 of them"
+    # self.marks, inline: every request runs it
+    cps = [o['cachePoint'] for m in msgs if isinstance(c := m.get('content'), list) for o in c
+           if isinstance(o, dict) and 'cachePoint' in o]
+    if len(cps)>self.max_marks:
+        raise InputError(f"api='bedrock' takes at most {self.max_marks} cache points; this history has {len(cps)}: "
+                         "pass cache_last_ckpt_only=True to keep only the last one")
     chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cps])
     return _rstrip(msgs)
 
+# %% ../../nbs/25_bedrock.ipynb #0db366c9
+@patch
+def mergeable(self:BedrockAdapter, a, b): return a.get('role')==b.get('role') and set(a)=={'role','content'}==set(b)
+@patch
+def join(self:BedrockAdapter, run): return dict(role=run[0]['role'], content=[o for m in run for o in m['content']])
+
 @patch
 def tidy(self:BedrockAdapter, msgs):
-    "No blank text, merged turns, blobs as bytes, unique document names, and at most 20 images and 5 documents, as Converse requires"
-    msgs,seen = Adapter.tidy(self, [o for o in map(_unblank, msgs) if o is not None]),set()  # all msgkit's own dicts by now (copies of the caller's), so fixed in place
+    "No blank text, merged turns, blobs as bytes, unique document names, at most 20 images and 5 documents"
+    # all msgkit's own dicts by now (copies of the caller's), so fixed in place
+    msgs,seen = Adapter.tidy(self, [o for o in map(_unblank, msgs) if o is not None]),set()
     for m in msgs:
         _fix_blobs(m.get('content') or [])
         for o in m.get('content') or []:
-            docs = [o['document']] if 'document' in o else [c['document'] for c in (o.get('toolResult') or {}).get('content') or [] if 'document' in c]
+            docs = ([o['document']] if 'document' in o
+                    else [c['document'] for c in (o.get('toolResult') or {}).get('content') or [] if 'document' in c])
             for d in docs:
                 n,i = d.setdefault('name', 'document'),2
                 while d['name'] in seen: d['name'],i = f"{n[:195]} ({i})",i+1
@@ -301,48 +350,56 @@ def tidy(self:BedrockAdapter, msgs):
                              "('A text block must be included when using documents'): add your question")
     n_img = sum('image' in o for m in msgs for o in m.get('content') or [])
     if n_img>20: raise InputError(f"api='bedrock' takes at most 20 images in a request; this history has {n_img}")
-    if len(seen)>5: raise InputError(f"api='bedrock' takes at most 5 documents in a request; this history has {len(seen)}")
+    if len(seen)>5:
+        raise InputError(f"api='bedrock' takes at most 5 documents in a request; this history has {len(seen)}")
     return msgs
 
+# %% ../../nbs/25_bedrock.ipynb #cf12cf65
 @patch
 def items(self:BedrockAdapter, x):
     "History items from a Converse response dict, else `None`"
-    if not isinstance(x, dict) or not isinstance(x.get('output'), dict) or not ('message' in x['output'] or 'stopReason' in x): return None
+    if (not isinstance(x, dict) or not isinstance(x.get('output'), dict)
+            or not ('message' in x['output'] or 'stopReason' in x)): return None
     m = copy.deepcopy(x['output'].get('message'))
-    if not isinstance(m, dict): return []  # a response with no message (its usage and stop reason still read)
+    # a response with no message (its usage and stop reason still read)
+    if not isinstance(m, dict): return []
     m['content'] = [o for o in m.get('content') or [] if not ('text' in o and not o['text'].strip())]
     return [m] if m['content'] else []
 
-# %% ../../nbs/25_bedrock.ipynb #ba112cc2
 @patch
 def usage(self:BedrockAdapter, r):
     u = r.get('usage') or {}
     cr,cw = u.get('cacheReadInputTokens') or 0,u.get('cacheWriteInputTokens') or 0
     return mk_usage((u.get('inputTokens') or 0)+cr+cw, u.get('outputTokens'), cr, cw, 0)
 
-_stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_context_window_exceeded='length', tool_use='tool_call',
-              guardrail_intervened='content_filter', content_filtered='content_filter', malformed_model_output='error', malformed_tool_use='error')
+_stops = dict(end_turn='stop', stop_sequence='stop', max_tokens='length', model_context_window_exceeded='length',
+              tool_use='tool_call', guardrail_intervened='content_filter', content_filtered='content_filter',
+              malformed_model_output='error', malformed_tool_use='error')
 @patch
 def finish(self:BedrockAdapter, r): return _stops.get(r.get('stopReason'), r.get('stopReason') and 'other')
 
-# %% ../../nbs/25_bedrock.ipynb #0f9df889
-BedrockAdapter.img_px,BedrockAdapter.img_long = 8000,1568
-
-# %% ../../nbs/25_bedrock.ipynb #24a3e5da
+# %% ../../nbs/25_bedrock.ipynb #98373390
 @patch
 def citations(self:BedrockAdapter, d):
     "A `citationsContent` block's citations: the cited source content, its title or web domain, a web location's URL"
     out = []
-    for c in (d.get('citationsContent') or {}).get('citations') or [] if isinstance(d.get('citationsContent'), dict) else []:
+    for c in ((d.get('citationsContent') or {}).get('citations') or []
+              if isinstance(d.get('citationsContent'), dict) else []):
         if not isinstance(c, dict): continue
         web = (c.get('location') or {}).get('web') or {}
         q = ''.join(o.get('text', '') for o in c.get('sourceContent') or [] if isinstance(o, dict))
-        out.append((q, str(c.get('title') or c.get('source') or web.get('domain') or web.get('url') or ''), web.get('url')))
+        out.append((q, str(c.get('title') or c.get('source') or web.get('domain') or web.get('url') or ''),
+                    web.get('url')))
     return out
 
-# %% ../../nbs/25_bedrock.ipynb #aa40612b
-_nova_area = [(405_000,800), (810_000,1300), (1_260_000,1800), (1_620_000,2400), (1_690_000,2600)]  # 900x450 ... 1300x1300
+# %% ../../nbs/25_bedrock.ipynb #d488aded
+BedrockAdapter.img_px,BedrockAdapter.img_long = 8000,1568
+
+# %% ../../nbs/25_bedrock.ipynb #59c1d3bb
+# 900x450 ... 1300x1300
+_nova_area = [(405_000,800), (810_000,1300), (1_260_000,1800), (1_620_000,2400), (1_690_000,2600)]
 def nova_image_tokens(size)->int:
+    "Tokens Amazon Nova counts for an image of `size` (width, height; `None` when unknown)"
     if size is None: return _nova_area[-1][1]
     w,h = size
     if max(w, h)<900: s = 900/max(w, h); w,h = w*s, h*s
@@ -352,9 +409,11 @@ def nova_image_tokens(size)->int:
         if a<=a1: return round(t0 + (t1-t0)*(a-a0)/(a1-a0))
     return _nova_area[-1][1]
 
+# %% ../../nbs/25_bedrock.ipynb #0a9260bf
 def _nova(model): return 'nova' in (model or '')
 @patch
-def chars_per_token(self:BedrockAdapter, model=None): return 4.0 if _nova(model) else get_api('anthropic').chars_per_token(model)
+def chars_per_token(self:BedrockAdapter, model=None):
+    return 4.0 if _nova(model) else get_api('anthropic').chars_per_token(model)
 @patch
 def est_image(self:BedrockAdapter, size, model=None, detail=None):
     if _nova(model): return nova_image_tokens(size)
@@ -371,21 +430,43 @@ def est_av(self:BedrockAdapter, kind, secs, model=None):
 def est_tools(self:BedrockAdapter, tools, model=None, tool_choice=None):
     if not tools or _nova(model): return Adapter.est_tools(self, tools, model)
     return Adapter.est_tools(self, tools, model) + claude_tool_prompt(model, tool_choice)
+
+# %% ../../nbs/25_bedrock.ipynb #ce28c98a
 @patch
 def unrequest(self:BedrockAdapter, r):
     if not isinstance(r.get('messages'), list) or 'role' in r: return None
     tc = r.get('toolConfig') or {}
-    c = tc.get('toolChoice')  # Bedrock's {'auto': {}}, {'any': {}}, {'tool': {'name': ...}} in msgkit's words
-    c = (c['tool'].get('name') if isinstance(c.get('tool'), dict) else 'required' if 'any' in c else 'auto' if 'auto' in c else None) if isinstance(c, dict) else c
+    # Bedrock's {'auto': {}}, {'any': {}}, {'tool': {'name': ...}} in msgkit's words
+    c = tc.get('toolChoice')
+    c = ((c['tool'].get('name') if isinstance(c.get('tool'), dict)
+          else 'required' if 'any' in c else 'auto' if 'auto' in c else None) if isinstance(c, dict) else c)
     return dict(msgs=r['messages'], system=[o for o in r.get('system') or [] if 'cachePoint' not in o],
-                tools=[o for o in tc.get('tools') or [] if 'cachePoint' not in o], model=r.get('modelId'), tool_choice=c)
+                tools=[o for o in tc.get('tools') or [] if 'cachePoint' not in o], model=r.get('modelId'),
+                tool_choice=c)
 
-# %% ../../nbs/25_bedrock.ipynb #6da7df14
+# %% ../../nbs/25_bedrock.ipynb #580c62c6
 _sevents = {'messageStart','contentBlockStart','contentBlockDelta','contentBlockStop','messageStop','metadata'}
 
 @patch
 def stream_of(self:BedrockAdapter, e): return isinstance(e, dict) and len(e)==1 and next(iter(e)) in _sevents
 
+def _sblock(b, fin):
+    "The content block a streamed block adds up to (`fin`: it finished), or `None`"
+    if 'toolUse' in b:
+        if not fin and not b['buf'].strip(): return None
+        inp = json_obj(b['buf'])
+        return None if inp is None else dict(toolUse={**b['toolUse'], 'input':inp})
+    if 'reasoningContent' in b:
+        rc = b['reasoningContent']
+        if 'redactedContent' in rc: return dict(reasoningContent=dict(redactedContent=rc['redactedContent']))
+        if not fin and not rc.get('reasoningText', {}).get('signature'): return None
+        return dict(reasoningContent=rc)
+    if not b.get('text') and not fin: return None
+    if 'citations' in b:
+        return dict(citationsContent=dict(content=[dict(text=b.get('text', ''))], citations=b['citations']))
+    return dict(text=b['text']) if 'text' in b else None
+
+# %% ../../nbs/25_bedrock.ipynb #4f880e98
 @patch
 def assemble(self:BedrockAdapter, events):
     "The `converse` response that `converse_stream` events add up to"
@@ -408,7 +489,8 @@ def assemble(self:BedrockAdapter, events):
                 if 'signature' in rc: r.setdefault('reasoningText', dict(text=''))['signature'] = rc['signature']
                 if 'redactedContent' in rc:
                     rb = rc['redactedContent']
-                    r['redactedContent'] = r.get('redactedContent', b'') + (base64.b64decode(rb) if isinstance(rb, str) else rb)
+                    r['redactedContent'] = (r.get('redactedContent', b'')
+                                            + (base64.b64decode(rb) if isinstance(rb, str) else rb))
         elif 'contentBlockStop' in e: stopped.add(e['contentBlockStop']['contentBlockIndex'])
         elif 'messageStop' in e: res.update(e['messageStop'])
         elif 'metadata' in e: res.update(e['metadata'])
@@ -416,18 +498,3 @@ def assemble(self:BedrockAdapter, events):
     done = 'stopReason' in res
     content = [b for b in (_sblock(blocks[i], done or i in stopped) for i in sorted(blocks)) if b]
     return dict(output=dict(message=dict(role=role, content=content)), **res)
-
-def _sblock(b, fin):
-    "The content block a streamed block adds up to (`fin`: it finished), or `None`"
-    if 'toolUse' in b:
-        if not fin and not b['buf'].strip(): return None
-        inp = json_obj(b['buf'])
-        return None if inp is None else dict(toolUse={**b['toolUse'], 'input':inp})
-    if 'reasoningContent' in b:
-        rc = b['reasoningContent']
-        if 'redactedContent' in rc: return dict(reasoningContent=dict(redactedContent=rc['redactedContent']))
-        if not fin and not rc.get('reasoningText', {}).get('signature'): return None
-        return dict(reasoningContent=rc)
-    if not b.get('text') and not fin: return None
-    if 'citations' in b: return dict(citationsContent=dict(content=[dict(text=b.get('text', ''))], citations=b['citations']))
-    return dict(text=b['text']) if 'text' in b else None

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['GeminiAdapter', 'gemini_bytes', 'gemini_ttl', 'min_cache_tokens', 'gemini_schema', 'rest_json', 'gemini_image_tokens']
 
-# %% ../../nbs/24_gemini.ipynb #03f5ccec
+# %% ../../nbs/24_gemini.ipynb #c7290752
 import base64, copy, json, math, re
 from fastcore.basics import patch
 from ..errors import *
@@ -18,23 +18,29 @@ from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
 
-# %% ../../nbs/24_gemini.ipynb #3c026ef6
+# %% ../../nbs/24_gemini.ipynb #2ddad0d5
 _img_mts = {'image/png','image/jpeg','image/webp','image/heic','image/heif'}
 _audio_mts = {'audio/wav','audio/mpeg','audio/aiff','audio/aac','audio/ogg','audio/flac'}
-_video_mts = {'video/mp4','video/mpeg','video/quicktime','video/x-msvideo','video/x-flv','video/webm','video/x-ms-wmv','video/3gpp'}
-_max_inline = 100*1024*1024  # Gemini's inline request limit (base64)
+_video_mts = {'video/mp4','video/mpeg','video/quicktime','video/x-msvideo','video/x-flv','video/webm','video/x-ms-wmv',
+              'video/3gpp'}
+# Gemini's inline request limit (base64)
+_max_inline = 100*1024*1024
 _text_mts = text_mts
-_gem_mt = {'audio/mpeg':'audio/mp3', 'video/quicktime':'video/mov', 'video/x-msvideo':'video/avi', 'video/x-ms-wmv':'video/wmv'}
+_gem_mt = {'audio/mpeg':'audio/mp3', 'video/quicktime':'video/mov', 'video/x-msvideo':'video/avi',
+           'video/x-ms-wmv':'video/wmv'}
 _std_mt = {v:k for k,v in _gem_mt.items()}
-_part_keys = {'text','inline_data','file_data','function_call','function_response','thought','thought_signature','video_metadata',
-              'executable_code','code_execution_result','media_resolution','tool_call','tool_response','part_metadata',
-              'inlineData','fileData','functionCall','functionResponse','thoughtSignature','videoMetadata','executableCode',
-              'codeExecutionResult','mediaResolution','toolCall','toolResponse','partMetadata'}
+_part_keys = {'text','inline_data','file_data','function_call','function_response','thought','thought_signature',
+              'video_metadata','executable_code','code_execution_result','media_resolution','tool_call','tool_response',
+              'part_metadata','inlineData','fileData','functionCall','functionResponse','thoughtSignature',
+              'videoMetadata','executableCode','codeExecutionResult','mediaResolution','toolCall','toolResponse',
+              'partMetadata'}
 
 _gpart = S(*_part_keys)
 _gmsg = S(role=OneOf('user','model'), parts=[_gpart], _need=('parts',))
-_skip_sig = b'skip_thought_signature_validator'  # Google's documented stand-in signature, for calls Gemini did not make
+# Google's documented stand-in signature, for calls Gemini did not make
+_skip_sig = b'skip_thought_signature_validator'
 
+# %% ../../nbs/24_gemini.ipynb #02aeeb23
 @register
 class GeminiAdapter(Adapter):
     "Google Gen AI `contents`"
@@ -47,25 +53,6 @@ class GeminiAdapter(Adapter):
     role_hint = ": use mk_request(msgs, api='gemini'), which puts leading system messages in `system_instruction`"
     msg_shape,block_shape,extra_keys = _gmsg,_gpart,('thought_signature','thoughtSignature')
 
-    def part(self, p, role='user'):
-        self.chk(p)
-        if p.type=='text': return dict(text=p.text)
-        if 'raw' in p: return copy.deepcopy(p.raw)
-        if p.type=='tool_call': return dict(function_call=dict(**({'id':p.id} if p.id and not is_made_id(p.id) else {}), name=p.name, args=p.args))
-        if p.type=='tool_result': return dict(function_response=self.fn_response(p))
-        if p.type=='document' and p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(text=doc_prose(p))
-        if p.type=='document' and (p.get('title') or p.get('context')): lose("a PDF's title and context", "api='gemini' has no place for them")
-        mt = _gem_mt.get(p.mt, p.mt)
-        if 'url' in p: return dict(file_data=dict(file_uri=p.url, mime_type=mt))
-        if 'file' in p: return dict(file_data=dict(file_uri=p.file, mime_type=mt))
-        return dict(inline_data=dict(mime_type=mt, data=p.data))
-
-    def msg(self, role, blocks):
-        "A `Content`; the first call of a model turn made elsewhere gets the stand-in `thought_signature` Gemini 3 requires"
-        fcs = [o for o in blocks if 'function_call' in o]
-        if role=='assistant' and fcs and not any(o.get('thought_signature') or o.get('thoughtSignature') for o in blocks):
-            blocks = [{**o, 'thought_signature':_skip_sig} if o is fcs[0] else o for o in blocks]
-        return dict(role={'assistant':'model'}.get(role, role), parts=blocks)
     def text_msg(self, role, s): return dict(role={'assistant':'model'}.get(role, role), parts=[dict(text=s)])
     def text_of(self, d, role):
         "The text of a message of `role` holding just text: `{'role', 'content'}`, or a `Content` of one text part"
@@ -73,33 +60,83 @@ class GeminiAdapter(Adapter):
         ps = d.get('parts') if len(d)==2 and d.get('role')==('model' if role=='assistant' else role) else None
         p = ps[0] if type(ps) is list and len(ps)==1 else None
         return p.get('text') if isinstance(p, dict) and len(p)==1 else None
-    def split_msg(self, d): return (d.get('role', 'user'), d['parts']) if 'parts' in d and isinstance(d['parts'], list) else None
-    limits = dict(image=(_max_inline,'b64'), audio=(_max_inline,'b64'), video=(_max_inline,'b64'), document=(50*1024*1024,'raw'))
-    def request(self, msgs, model=None, system=None, config=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
-                stop=None, schema=None, reasoning=None, cached=None, **kw):
-        "`generate_content` takes only model, contents and config, so every other field (tools, temperature, ...) goes in config"
-        if cached is not None or kw.get('cached_content'): msgs,model,system,tools = self.uncached(cached, msgs, model, system, tools, tool_choice, kw)
-        if hasattr(config, 'model_dump'): config = config.model_dump(exclude_none=True)
-        o = dict(max_output_tokens=max_tokens, temperature=temperature, top_p=top_p, stop_sequences=[stop] if isinstance(stop, str) else stop)
-        o = {k:v for k,v in o.items() if v is not None}
-        if tools: o['tools'] = tools
-        if tool_choice is not None:
-            c = chk_choice(tool_choice)
-            fc = dict(mode=dict(auto='AUTO', none='NONE', required='ANY')[c]) if c in ('auto','none','required') else dict(mode='ANY', allowed_function_names=[c])
-            o['tool_config'] = dict(function_calling_config=fc)
-        if schema is not None: o.update(response_mime_type='application/json', response_json_schema=json_schema(schema)[1])
-        if isinstance(reasoning, str): o['thinking_config'] = dict(thinking_level=chk_effort(self.name, reasoning, ('minimal','low','medium','high','xhigh')).upper())
-        elif isinstance(reasoning, int) and not isinstance(reasoning, bool): o['thinking_config'] = dict(thinking_budget=reasoning)
-        elif reasoning is not None: raise InputTypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
-        cfg = {**(config or {}), **o, **kw, **({'system_instruction':system} if system else {})}  # msgkit's options over a config's
-        return dict(**({'model':model} if model else {}), contents=msgs, **({'config':cfg} if cfg else {}))
+    def split_msg(self, d):
+        return (d.get('role', 'user'), d['parts']) if 'parts' in d and isinstance(d['parts'], list) else None
+    limits = dict(image=(_max_inline,'b64'), audio=(_max_inline,'b64'), video=(_max_inline,'b64'),
+                  document=(50*1024*1024,'raw'))
 
-# %% ../../nbs/24_gemini.ipynb #6140815f
+# %% ../../nbs/24_gemini.ipynb #b692729d
 @patch
-def cache(self:GeminiAdapter, msg, ttl=None):
-    if ttl: raise InputError("api='gemini' sets cache TTLs on explicit caches: client.caches.create(..., config=dict(ttl=...))")
-    return msg
+def part(self:GeminiAdapter, p, role='user'):
+    self.chk(p)
+    if p.type=='text': return dict(text=p.text)
+    if 'raw' in p: return copy.deepcopy(p.raw)
+    if p.type=='tool_call': return dict(function_call=dict(**({'id':p.id} if p.id and not is_made_id(p.id) else {}),
+                                                           name=p.name, args=p.args))
+    if p.type=='tool_result': return dict(function_response=self.fn_response(p))
+    if p.type=='document' and p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(text=doc_prose(p))
+    if p.type=='document' and (p.get('title') or p.get('context')):
+        lose("a PDF's title and context", "api='gemini' has no place for them")
+    mt = _gem_mt.get(p.mt, p.mt)
+    if 'url' in p: return dict(file_data=dict(file_uri=p.url, mime_type=mt))
+    if 'file' in p: return dict(file_data=dict(file_uri=p.file, mime_type=mt))
+    return dict(inline_data=dict(mime_type=mt, data=p.data))
 
+# %% ../../nbs/24_gemini.ipynb #76f9a07c
+@patch
+def fn_response(self:GeminiAdapter, p):
+    "A `function_response` for tool result part `p`: text as `output` (or `error`), media as its `parts`"
+    inline = lambda o: (o.type=='text'
+                        or (o.type=='document' and ('text' in o or 'chunks' in o or o.mt!='application/pdf')))
+    # the result's text joined as written (one string is what `output` takes), documents set apart
+    txt = '\n\n'.join(s for s in [''.join(o.text for o in p.content if o.type=='text')]
+                      + [doc_prose(o) for o in p.content if o.type!='text' and inline(o)] if s)
+    parts = [self.part(o) for o in p.content if not inline(o)]
+    if not p.name:
+        raise InputError("api='gemini' needs the tool's name in a function response: pass the call from tool_calls()")
+    return dict(**({'id':p.id} if p.id and not is_made_id(p.id) else {}), name=p.name,
+                response={'error' if p.is_error else 'output': txt}, **({'parts':parts} if parts else {}))
+
+# %% ../../nbs/24_gemini.ipynb #315a405e
+@patch
+def msg(self:GeminiAdapter, role, blocks):
+    "A `Content`; the first call of a model turn made elsewhere gets the stand-in `thought_signature` Gemini 3 requires"
+    fcs = [o for o in blocks if 'function_call' in o]
+    if role=='assistant' and fcs and not any(o.get('thought_signature') or o.get('thoughtSignature') for o in blocks):
+        blocks = [{**o, 'thought_signature':_skip_sig} if o is fcs[0] else o for o in blocks]
+    return dict(role={'assistant':'model'}.get(role, role), parts=blocks)
+
+# %% ../../nbs/24_gemini.ipynb #04a7c348
+@patch
+def request(
+    self:GeminiAdapter, msgs, model=None, system=None, config=None, tools=None, tool_choice=None, max_tokens=None,
+    temperature=None, top_p=None, stop=None, schema=None, reasoning=None, cached=None, **kw):
+    "`generate_content` takes only model, contents and config: all else (tools, temperature, ...) goes in config"
+    if cached is not None or kw.get('cached_content'):
+        msgs,model,system,tools = self.uncached(cached, msgs, model, system, tools, tool_choice, kw)
+    if hasattr(config, 'model_dump'): config = config.model_dump(exclude_none=True)
+    o = dict(max_output_tokens=max_tokens, temperature=temperature, top_p=top_p,
+             stop_sequences=[stop] if isinstance(stop, str) else stop)
+    o = {k:v for k,v in o.items() if v is not None}
+    if tools: o['tools'] = tools
+    if tool_choice is not None:
+        c = chk_choice(tool_choice)
+        fc = (dict(mode=dict(auto='AUTO', none='NONE', required='ANY')[c]) if c in ('auto','none','required')
+              else dict(mode='ANY', allowed_function_names=[c]))
+        o['tool_config'] = dict(function_calling_config=fc)
+    if schema is not None: o.update(response_mime_type='application/json', response_json_schema=json_schema(schema)[1])
+    if isinstance(reasoning, str):
+        o['thinking_config'] = dict(thinking_level=chk_effort(self.name, reasoning,
+                                                              ('minimal','low','medium','high','xhigh')).upper())
+    elif isinstance(reasoning, int) and not isinstance(reasoning, bool):
+        o['thinking_config'] = dict(thinking_budget=reasoning)
+    elif reasoning is not None:
+        raise InputTypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
+    # msgkit's options over a config's
+    cfg = {**(config or {}), **o, **kw, **({'system_instruction':system} if system else {})}
+    return dict(**({'model':model} if model else {}), contents=msgs, **({'config':cfg} if cfg else {}))
+
+# %% ../../nbs/24_gemini.ipynb #09a82f50
 @patch
 def owns(self:GeminiAdapter, d):
     "A part in Gemini's form"
@@ -108,30 +145,22 @@ def owns(self:GeminiAdapter, d):
 @patch
 def reads(self:GeminiAdapter, d):
     "Its parts, and a bare `FunctionCall` (as `response.function_calls` gives), which it renders as a part"
-    return self.owns(d) or ('type' not in d and {'name','args'} <= set(d) <= {'id','name','args','partial_args','will_continue'})
+    return self.owns(d) or ('type' not in d
+                            and {'name','args'} <= set(d) <= {'id','name','args','partial_args','will_continue'})
 
 def gemini_bytes(x)->bytes:
     "Bytes, from bytes or base64 text in either alphabet (google-genai's REST bodies use the URL-safe one)"
     if isinstance(x, bytes): return x
     if not isinstance(x, str): raise InputTypeError(f"Gemini's data is bytes or base64 text, not {type(x).__name__}")
-    x = x + '='*(-len(x)%4)  # JSON bodies may leave the padding out
+    # JSON bodies may leave the padding out
+    x = x + '='*(-len(x)%4)
     return base64.urlsafe_b64decode(x) if '-' in x or '_' in x else base64.b64decode(x)
 
 def _g(d, k):
     "Field `k` of Gemini dict `d`, spelled in snake or camel case"
     return d.get(k, d.get(re.sub(r'_(\w)', lambda m: m[1].upper(), k)))
 
-@patch
-def fn_response(self:GeminiAdapter, p):
-    "A `function_response` for tool result part `p`: text as `output` (or `error`), media as its `parts`"
-    inline = lambda o: o.type=='text' or (o.type=='document' and ('text' in o or 'chunks' in o or o.mt!='application/pdf'))
-    # the result's text joined as written (one string is what `output` takes), documents set apart
-    txt = '\n\n'.join(s for s in [''.join(o.text for o in p.content if o.type=='text')] + [doc_prose(o) for o in p.content if o.type!='text' and inline(o)] if s)
-    parts = [self.part(o) for o in p.content if not inline(o)]
-    if not p.name: raise InputError("api='gemini' needs the tool's name in a function response: pass the call from tool_calls()")
-    return dict(**({'id':p.id} if p.id and not is_made_id(p.id) else {}), name=p.name, response={'error' if p.is_error else 'output': txt},
-                **({'parts':parts} if parts else {}))
-
+# %% ../../nbs/24_gemini.ipynb #4924ac9e
 @patch
 def parse_block(self:GeminiAdapter, d):
     if _g(d, 'thought'): return thinking_part(d.get('text'), api='gemini', raw=d)
@@ -141,7 +170,8 @@ def parse_block(self:GeminiAdapter, d):
     if fr := _g(d, 'function_response'):
         r = fr.get('response') or {}
         out = r.get('error', r.get('output', r))
-        c = [text_part(out if isinstance(out, str) else json.dumps(out))] + [self.parse_block(o) for o in fr.get('parts') or []]
+        c = ([text_part(out if isinstance(out, str) else json.dumps(out))]
+             + [self.parse_block(o) for o in fr.get('parts') or []])
         return tool_result_part(fr.get('id'), c, name=fr.get('name'), is_error='error' in r)
     blob,fd = d.get('inline_data') or d.get('inlineData'),d.get('file_data') or d.get('fileData')
     if blob:
@@ -152,12 +182,14 @@ def parse_block(self:GeminiAdapter, d):
         mt = _std_mt.get(mt, mt) or url_type(u)
         if u.startswith(self.file_refs): return provider_file(u, mt, api='gemini')
         return media_url(u, mt=mt)
-    if not any(v is not None for k,v in d.items() if k not in ('thought_signature','thoughtSignature')): raise InputError(f"An empty Gemini part: {d}")
+    if not any(v is not None for k,v in d.items() if k not in ('thought_signature','thoughtSignature')):
+        raise InputError(f"An empty Gemini part: {d}")
     return opaque_part('gemini', d)
 
+# %% ../../nbs/24_gemini.ipynb #6e19a18a
 @patch
 def parse_item(self:GeminiAdapter, d):
-    "`(role, parts)`, giving function calls that came without an id a stable one (the same every time this turn is read)"
+    "`(role, parts)`, giving function calls that came without an id a stable one (the same each time this turn is read)"
     role,ps = Adapter.parse_item(self, d)
     seen = {}
     for i,p in enumerate(ps):
@@ -165,6 +197,7 @@ def parse_item(self:GeminiAdapter, d):
             ps[i] = Part({**p, 'id':next_call_id(seen, p.name, p.args)})
     return role,ps
 
+# %% ../../nbs/24_gemini.ipynb #1a484419
 @patch
 def model_of(self:GeminiAdapter, x):
     m = (_g(x, 'model_version') if isinstance(x, dict) else getattr(x, 'model_version', None))
@@ -175,7 +208,13 @@ def mergeable(self:GeminiAdapter, a, b): return a.get('role')==b.get('role') and
 @patch
 def join(self:GeminiAdapter, run): return dict(role=run[0]['role'], parts=[o for m in run for o in m['parts']])
 
-# %% ../../nbs/24_gemini.ipynb #c572b074
+# %% ../../nbs/24_gemini.ipynb #658b74f8
+@patch
+def cache(self:GeminiAdapter, msg, ttl=None):
+    if ttl: raise InputError("api='gemini' sets cache TTLs on explicit caches: "
+                             "client.caches.create(..., config=dict(ttl=...))")
+    return msg
+
 GeminiAdapter.explicit_cache = True
 _dur = re.compile(r'(\d+(?:\.\d+)?)([smh])')
 
@@ -184,10 +223,16 @@ def gemini_ttl(ttl)->str:
     m = _dur.fullmatch(ttl) if isinstance(ttl, str) else None
     x = ((float if '.' in m[1] else int)(m[1])*dict(s=1, m=60, h=3600)[m[2]] if m
          else ttl if isinstance(ttl, (int,float)) and not isinstance(ttl, bool) else None)
-    if x is None or not 0<x<_max_ttl: raise InputError(f"api='gemini' takes a cache ttl in seconds, or as '300s', '5m', '1h' (under 10,000 years), not {ttl!r}")
-    return f'{x}s' if isinstance(x, int) else f'{x:.9f}'.rstrip('0').rstrip('.') + 's'  # a protobuf Duration: decimal seconds, no exponent
+    if x is None or not 0<x<_max_ttl:
+        raise InputError(f"api='gemini' takes a cache ttl in seconds, or as '300s', '5m', '1h' (under 10,000 years), "
+                         f"not {ttl!r}")
+    # a protobuf Duration: decimal seconds, no exponent
+    return f'{x}s' if isinstance(x, int) else f'{x:.9f}'.rstrip('0').rstrip('.') + 's'
 
-_max_ttl = 315_576_000_000  # protobuf's Duration range: ±10,000 years in seconds
+# protobuf's Duration range: ±10,000 years in seconds
+_max_ttl = 315_576_000_000
+
+# %% ../../nbs/24_gemini.ipynb #a7e920b8
 # The fewest tokens a cache may hold. ai.google.dev/gemini-api/docs/caching's table says 4,096 for Gemini 3, 2,048 for
 # 2.5 Flash and Pro; the API itself answers "Cached content is too small ... min_total_token_count=1024" for 2.5 Flash
 # and 2048 for 2.5 Flash-Lite (discuss.ai.google.dev/t/178942), so these are the lower figures, and a warning
@@ -198,13 +243,16 @@ def min_cache_tokens(model:str)->int:
     m = str(model or '').lower()
     return next((v for k,v in sorted(_min_cache.items(), key=lambda o: -len(o[0])) if k in m), 1024)
 
+# %% ../../nbs/24_gemini.ipynb #276ed21b
 @patch
 def mk_cache(self:GeminiAdapter, req, ttl=None, display_name=None):
-    "`client.caches.create`'s arguments for request `req`: its model, and its contents, system instruction and tools in the config"
+    "Arguments of `client.caches.create` for request `req`: its model, and its contents, system and tools in the config"
     cfg = dict(req.get('config') or {})
     if bad := sorted(set(cfg) - {'system_instruction','tools','tool_config'}):
-        raise InputError(f"api='gemini' caches contents, a system prompt and tools; {bad} go in the requests that use the cache")
-    out = dict(model=req['model'], config=dict(contents=req['contents'], **cfg, **({'ttl':gemini_ttl(ttl)} if ttl is not None else {}),
+        raise InputError(f"api='gemini' caches contents, a system prompt and tools; {bad} go in the requests "
+                         f"that use the cache")
+    out = dict(model=req['model'], config=dict(contents=req['contents'], **cfg,
+                                               **({'ttl':gemini_ttl(ttl)} if ttl is not None else {}),
                                                **({'display_name':display_name} if display_name else {})))
     return out
 
@@ -215,37 +263,46 @@ def small_cache(self:GeminiAdapter, req, n):
     return (f"api='gemini': this cache holds about {n:,} tokens, and {req['model']} refuses caches under {lo:,} "
             "(400 'Cached content is too small'): cache a longer prefix, or rely on Gemini's implicit caching")
 
+# %% ../../nbs/24_gemini.ipynb #7b54179d
 @patch
 def uncached(self:GeminiAdapter, cached, msgs, model, system, tools, tool_choice, kw):
     "`(contents, model, system, tools)` for a request that uses an explicit cache: the turns after the cached ones"
-    if not kw.get('cached_content'): raise InputError("api='gemini' names the cache to use: pass cached_content=client.caches.create(**mk_cache(...)).name")
+    if not kw.get('cached_content'):
+        raise InputError("api='gemini' names the cache to use: "
+                         "pass cached_content=client.caches.create(**mk_cache(...)).name")
     if cached is None: cc,n = {},0
     else:
         cc = cached.get('config') if isinstance(cached, dict) else None
-        if not isinstance(cc, dict) or not isinstance(cc.get('contents'), list): raise InputTypeError(f"cached= takes what mk_cache returned (api='gemini'), not {str(cached)[:60]}")
+        if not isinstance(cc, dict) or not isinstance(cc.get('contents'), list):
+            raise InputTypeError(f"cached= takes what mk_cache returned (api='gemini'), not {str(cached)[:60]}")
         n,cs = len(cc['contents']),[dict(o) for o in cc['contents']]
         ms = [dict(o) for o in msgs]
-        if n and ms[:n-1]==cs[:n-1] and len(ms)>=n and ms[n-1]!=cs[n-1] and ms[n-1].get('role')==cs[n-1].get('role') \
-           and ms[n-1]['parts'][:len(cs[n-1]['parts'])]==cs[n-1]['parts']:  # the turn after the cache has the cache's last role: merged when rendered
+        # the turn after the cache has the cache's last role: merged when rendered
+        if (n and ms[:n-1]==cs[:n-1] and len(ms)>=n and ms[n-1]!=cs[n-1] and ms[n-1].get('role')==cs[n-1].get('role')
+                and ms[n-1]['parts'][:len(cs[n-1]['parts'])]==cs[n-1]['parts']):
             msgs = msgs[:n] + [dict(role=ms[n-1]['role'], parts=ms[n-1]['parts'][len(cs[n-1]['parts']):])] + msgs[n:]
             msgs[n-1] = cc['contents'][-1]
         if [dict(o) for o in msgs[:n]]!=cs:
-            raise InputError(f"api='gemini': this history doesn't start with the {n} turns of the cache (cached=): build the cache from msgs[:{n}]")
+            raise InputError(f"api='gemini': this history doesn't start with the {n} turns of the cache (cached=): "
+                             f"build the cache from msgs[:{n}]")
         norm = lambda m: m.removeprefix('models/') if isinstance(m, str) else m
         if model and cached.get('model') and norm(model)!=norm(cached['model']):
             raise InputError(f"api='gemini': the cache is for model {cached['model']!r}, not {model!r}")
         model = model or cached.get('model')
     for k,v in dict(system_instruction=system, tools=tools, tool_config=tool_choice).items():
         if v and (k=='tool_config' or v!=cc.get(k)):
-            raise InputError(f"api='gemini' can't set {k} in a request that uses a cache (cached_content): give it to mk_cache instead")
+            raise InputError(f"api='gemini' can't set {k} in a request that uses a cache (cached_content): "
+                             "give it to mk_cache instead")
     if len(msgs)<=n: raise InputError(f"api='gemini': nothing follows the {n} cached turns: add the next message")
     return msgs[n:],model,None,None
 
-# %% ../../nbs/24_gemini.ipynb #a02730ea
-_schema_ok = {'type','format','description','nullable','enum','items','properties','required','anyOf','minItems','maxItems','minimum','maximum',
-              'minLength','maxLength','pattern','default','title','propertyOrdering','additionalProperties','minProperties','maxProperties','example'}
+# %% ../../nbs/24_gemini.ipynb #798b3824
+_schema_ok = {'type','format','description','nullable','enum','items','properties','required','anyOf','minItems',
+              'maxItems','minimum','maximum','minLength','maxLength','pattern','default','title','propertyOrdering',
+              'additionalProperties','minProperties','maxProperties','example'}
 _schema_drop = {'$schema','$id','$comment','examples','readOnly','writeOnly','deprecated','$anchor'}
 
+# %% ../../nbs/24_gemini.ipynb #e8345411
 def gemini_schema(s, defs=None, path='$', depth=0):
     "JSON Schema `s` in the subset Gemini's function `parameters` take"
     if not isinstance(s, dict): return s
@@ -254,16 +311,21 @@ def gemini_schema(s, defs=None, path='$', depth=0):
     if '$ref' in s:
         ref = s['$ref']
         name = ref.rsplit('/', 1)[-1]
-        if not ref.startswith(('#/$defs/','#/definitions/')) or name not in defs: raise InputError(f"api='gemini' can't resolve $ref {ref!r} at {path}")
+        if not ref.startswith(('#/$defs/','#/definitions/')) or name not in defs:
+            raise InputError(f"api='gemini' can't resolve $ref {ref!r} at {path}")
         return gemini_schema({**defs[name], **{k:v for k,v in s.items() if k!='$ref'}}, defs, path, depth+1)
     out = {}
     for k,v in s.items():
         if k in ('$defs','definitions') or k in _schema_drop: continue
         if k=='const': v,k = [v],'enum'
         if k=='enum' and not all(isinstance(o, str) for o in v):
-            raise InputError(f"api='gemini' takes enums of strings only (at {path}: {v}): make the values strings, or use minimum/maximum")
-        if k=='default' and v is None: continue  # an Optional's default: says nothing a missing value doesn't
-        if k not in _schema_ok: raise InputError(f"api='gemini' takes no {k!r} in a tool's schema (at {path}): it can't say the same without it")
+            raise InputError(f"api='gemini' takes enums of strings only (at {path}: {v}): "
+                             "make the values strings, or use minimum/maximum")
+        # an Optional's default: says nothing a missing value doesn't
+        if k=='default' and v is None: continue
+        if k not in _schema_ok:
+            raise InputError(f"api='gemini' takes no {k!r} in a tool's schema (at {path}): "
+                             "it can't say the same without it")
         if k=='type' and isinstance(v, list):
             ts = [t for t in v if t!='null']
             if len(ts)!=1: raise InputError(f"api='gemini' takes one type per schema, not {v} (at {path}): use anyOf")
@@ -272,24 +334,31 @@ def gemini_schema(s, defs=None, path='$', depth=0):
         elif k=='properties': out[k] = {n:gemini_schema(o, defs, f'{path}.{n}', depth) for n,o in v.items()}
         elif k=='items': out[k] = gemini_schema(v, defs, f'{path}[]', depth)
         elif k=='anyOf': out[k] = [gemini_schema(o, defs, f'{path}.anyOf', depth) for o in v]
-        elif k=='additionalProperties' and isinstance(v, dict): out[k] = gemini_schema(v, defs, f'{path}.additionalProperties', depth)
+        elif k=='additionalProperties' and isinstance(v, dict):
+            out[k] = gemini_schema(v, defs, f'{path}.additionalProperties', depth)
         else: out[k] = v
     return out
 
-_snake_kw = {'any_of':'anyOf','min_items':'minItems','max_items':'maxItems','min_length':'minLength','max_length':'maxLength',
-             'min_properties':'minProperties','max_properties':'maxProperties','property_ordering':'propertyOrdering','additional_properties':'additionalProperties'}
+# %% ../../nbs/24_gemini.ipynb #593bc00c
+_snake_kw = {'any_of':'anyOf','min_items':'minItems','max_items':'maxItems','min_length':'minLength',
+             'max_length':'maxLength','min_properties':'minProperties','max_properties':'maxProperties',
+             'property_ordering':'propertyOrdering','additional_properties':'additionalProperties'}
 
 @patch
 def parse_tool(self:GeminiAdapter, d):
     fds = d.get('function_declarations', d.get('functionDeclarations'))
-    if isinstance(fds, list) and set(d) <= {'function_declarations','functionDeclarations'}: return [t for o in fds for t in self.parse_tool(o) or []]
-    if not isinstance(d.get('name'), str) or 'type' in d or not ({'parameters','parameters_json_schema','parametersJsonSchema'} & set(d) or set(d) <= {'name','description'}): return None
+    if isinstance(fds, list) and set(d) <= {'function_declarations','functionDeclarations'}:
+        return [t for o in fds for t in self.parse_tool(o) or []]
+    if (not isinstance(d.get('name'), str) or 'type' in d
+            or not ({'parameters','parameters_json_schema','parametersJsonSchema'} & set(d)
+                    or set(d) <= {'name','description'})):
+        return None
     js = d.get('parameters_json_schema') or d.get('parametersJsonSchema')
     s = js or _json_schema(d.get('parameters')) or {'type':'object', 'properties':{}}
     return [Tool(name=d['name'], description=d.get('description') or '', schema=s)]
 
 def _json_schema(s):
-    "Gemini's OpenAPI-style `Schema` as JSON Schema: `OBJECT` is `object`, `nullable` a type with null, snake_case keywords camelCase"
+    "Gemini's `Schema` as JSON Schema: `OBJECT` as `object`, `nullable` as a type with null, keywords in camelCase"
     if isinstance(s, list): return [_json_schema(o) for o in s]
     if not isinstance(s, dict): return s
     out = {}
@@ -302,26 +371,31 @@ def _json_schema(s):
     if s.get('nullable') and isinstance(out.get('type'), str): out['type'] = [out['type'], 'null']
     return out
 
+# %% ../../nbs/24_gemini.ipynb #21c8631a
 @patch
 def tool(self:GeminiAdapter, t, strict=False):
     if strict: raise InputError("api='gemini' has no strict mode for tools: its function calling follows the schema")
-    self.chk_tool_name(t.name, r'[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}', 'a letter or _ then a-z, A-Z, 0-9, _ . : - (at most 64)')
+    self.chk_tool_name(t.name, r'[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}',
+                       'a letter or _ then a-z, A-Z, 0-9, _ . : - (at most 64)')
     try: ps = dict(parameters=gemini_schema(t.schema))
-    except ValueError: ps = dict(parameters_json_schema=t.schema)  # what `parameters` can't say, `parameters_json_schema` (full JSON Schema) can
+    # what `parameters` can't say, `parameters_json_schema` (full JSON Schema) can
+    except ValueError: ps = dict(parameters_json_schema=t.schema)
     return dict(name=t.name, **({'description':t.description} if t.description else {}), **ps)
 
 @patch
 def tools(self:GeminiAdapter, ts): return [dict(function_declarations=ts)] if ts else []
 
-# %% ../../nbs/24_gemini.ipynb #91239634
+# %% ../../nbs/24_gemini.ipynb #55e28377
 _top_cfg = ('tools','tool_config','safety_settings','cached_content','labels')
-_as_is = {'args','response','response_json_schema','parameters_json_schema','example','default','enum','partial_args','additionalProperties'}
+_as_is = {'args','response','response_json_schema','parameters_json_schema','example','default','enum','partial_args',
+          'additionalProperties'}
 
 def _camel_key(k): return re.sub(r'_(\w)', lambda m: m[1].upper(), k)
 
 def rest_json(x, schema=False):
     "`x` with lowerCamelCase field names and base64 bytes; the values of user-named fields as they are"
-    if isinstance(x, (bytes,bytearray)): return base64.urlsafe_b64encode(x).decode()  # as google-genai sends bytes (proto JSON takes either alphabet)
+    # as google-genai sends bytes (proto JSON takes either alphabet)
+    if isinstance(x, (bytes,bytearray)): return base64.urlsafe_b64encode(x).decode()
     if isinstance(x, (list,tuple)): return [rest_json(o, schema) for o in x]
     if not isinstance(x, dict): return x
     out = {}
@@ -334,6 +408,20 @@ def rest_json(x, schema=False):
         else: out[ck] = rest_json(v, schema)
     return out
 
+# %% ../../nbs/24_gemini.ipynb #6e287d4e
+@patch
+def wire(self:GeminiAdapter, req):
+    cfg = dict(req.get('config') or {})
+    body = dict(contents=rest_json(req.get('contents') or []))
+    si = cfg.pop('system_instruction', None)
+    if si is not None:
+        body['systemInstruction'] = dict(parts=[dict(text=si)], role='user') if isinstance(si, str) else rest_json(si)
+    for k in _top_cfg:
+        if k in cfg: body[_camel_key(k)] = rest_json(cfg.pop(k))
+    if cfg: body['generationConfig'] = rest_json(cfg)
+    return body
+
+# %% ../../nbs/24_gemini.ipynb #3f954178
 @patch
 def batch_body(self:GeminiAdapter, model=None):
     "Each line's body is this API's REST request; the model is the job's"
@@ -348,31 +436,23 @@ def batch_line(self:GeminiAdapter, custom_id, body, model=None):
 def batch_result(self:GeminiAdapter, d):
     "An output line: its `response` (a `GenerateContentResponse`), else its `status` or `error`"
     cid = d.get('key')
-    return (cid, d['response'], None) if isinstance(d.get('response'), dict) else (cid, None, d.get('error') or d.get('status') or d)
+    return ((cid, d['response'], None) if isinstance(d.get('response'), dict)
+            else (cid, None, d.get('error') or d.get('status') or d))
 
 @patch
 def endpoint(self:GeminiAdapter, model=None):
-    return f"https://generativelanguage.googleapis.com/v1beta/models/{model or '$GEMINI_MODEL'}:generateContent", {'x-goog-api-key':'$GEMINI_API_KEY'}
+    return (f"https://generativelanguage.googleapis.com/v1beta/models/{model or '$GEMINI_MODEL'}:generateContent",
+            {'x-goog-api-key':'$GEMINI_API_KEY'})
 
-@patch
-def wire(self:GeminiAdapter, req):
-    cfg = dict(req.get('config') or {})
-    body = dict(contents=rest_json(req.get('contents') or []))
-    si = cfg.pop('system_instruction', None)
-    if si is not None: body['systemInstruction'] = dict(parts=[dict(text=si)], role='user') if isinstance(si, str) else rest_json(si)
-    for k in _top_cfg:
-        if k in cfg: body[_camel_key(k)] = rest_json(cfg.pop(k))
-    if cfg: body['generationConfig'] = rest_json(cfg)
-    return body
-
-# %% ../../nbs/24_gemini.ipynb #8e2bfc5a
+# %% ../../nbs/24_gemini.ipynb #15d46047
 def _needs_unb64(d):
     "Does Gemini content dict `d` hold bytes fields as base64 text (it went through JSON)?"
-    return any(isinstance(p.get(k), str) for p in d.get('parts') or [] for k in ('thought_signature','thoughtSignature')) or \
-           any(isinstance((_g(p, 'inline_data') or {}).get('data'), str) for p in d.get('parts') or [])
+    return (any(isinstance(p.get(k), str)
+                for p in d.get('parts') or [] for k in ('thought_signature','thoughtSignature'))
+            or any(isinstance((_g(p, 'inline_data') or {}).get('data'), str) for p in d.get('parts') or []))
 
 def _bytes_back(d):
-    "Bytes fields of a Gemini content dict from JSON (base64 text) back to bytes (a copy; `d` itself when there are none)"
+    "Bytes fields of Gemini content `d` from JSON (base64 text) back to bytes (a copy; `d` itself when there are none)"
     if not _needs_unb64(d): return d
     d = copy.deepcopy(d)
     for p in d.get('parts') or []:
@@ -388,7 +468,7 @@ def _grounded(d, gm):
 
 @patch
 def items(self:GeminiAdapter, x):
-    "History items from a google-genai `GenerateContentResponse` (or its `model_dump()`), else `None`; a grounded answer keeps its sources"
+    "History items from a `GenerateContentResponse` (or its `model_dump()`), else `None`; grounded answers keep sources"
     if isinstance(x, dict):
         if not isinstance(x.get('candidates'), list) and not _g(x, 'prompt_feedback'): return None
         c0 = (x.get('candidates') or [{}])[0]
@@ -397,27 +477,10 @@ def items(self:GeminiAdapter, x):
     if not type(x).__module__.startswith('google.genai') or not hasattr(x, 'candidates'): return None
     if not x.candidates or not x.candidates[0].content or not x.candidates[0].content.parts: return []
     gm = x.candidates[0].grounding_metadata
-    return [_grounded(x.candidates[0].content.model_dump(exclude_none=True), gm.model_dump(exclude_none=True) if gm else None)]
+    return [_grounded(x.candidates[0].content.model_dump(exclude_none=True),
+                      gm.model_dump(exclude_none=True) if gm else None)]
 
-@patch
-def fix_item(self:GeminiAdapter, d):
-    "Content as requests take it: without the sources `items` kept (a `Content` has no such field)"
-    return {k:v for k,v in d.items() if k not in ('grounding_metadata','groundingMetadata')} if 'parts' in d else d
-
-@patch
-def citations(self:GeminiAdapter, d):
-    "A grounded answer's sources (its `grounding_metadata`): each chunk's title and URL, quoting the first text it supports"
-    gm = _g(d, 'grounding_metadata')
-    if not isinstance(gm, dict): return []
-    quotes = {}
-    for s in _g(gm, 'grounding_supports') or []:
-        for i in _g(s, 'grounding_chunk_indices') or []: quotes.setdefault(i, (_g(s, 'segment') or {}).get('text') or '')
-    out = []
-    for i,c in enumerate(_g(gm, 'grounding_chunks') or []):
-        w = next((v for k,v in c.items() if isinstance(v, dict)), {}) if isinstance(c, dict) else {}  # `web`, `retrieved_context`, `maps`
-        out.append((quotes.get(i, ''), str(w.get('title') or w.get('domain') or w.get('uri') or ''), w.get('uri')))
-    return out
-
+# %% ../../nbs/24_gemini.ipynb #45d8a7c7
 @patch
 def tidy(self:GeminiAdapter, msgs):
     "Merged turns, with bytes fields that went through JSON (base64 text) back as bytes"
@@ -428,34 +491,63 @@ def resp(self:GeminiAdapter, x):
     if self.items(x) is None: return None
     return x.model_dump(mode='json', exclude_none=True) if hasattr(x, 'model_dump') else x
 
+# %% ../../nbs/24_gemini.ipynb #0c3fac47
 @patch
 def usage(self:GeminiAdapter, r):
     u = r.get('usage_metadata') or r.get('usageMetadata') or {}
     th = _g(u, 'thoughts_token_count') or 0
-    return mk_usage(_g(u, 'prompt_token_count'), (_g(u, 'candidates_token_count') or 0)+th, _g(u, 'cached_content_token_count'), 0, th)
+    return mk_usage(_g(u, 'prompt_token_count'), (_g(u, 'candidates_token_count') or 0)+th,
+                    _g(u, 'cached_content_token_count'), 0, th)
 
-_filters = {'SAFETY','RECITATION','BLOCKLIST','PROHIBITED_CONTENT','SPII','IMAGE_SAFETY','IMAGE_PROHIBITED_CONTENT','IMAGE_RECITATION','LANGUAGE'}
+_filters = {'SAFETY','RECITATION','BLOCKLIST','PROHIBITED_CONTENT','SPII','IMAGE_SAFETY','IMAGE_PROHIBITED_CONTENT',
+            'IMAGE_RECITATION','LANGUAGE'}
 @patch
 def finish(self:GeminiAdapter, r):
     if not r.get('candidates') and _g(_g(r, 'prompt_feedback') or {}, 'block_reason'): return 'content_filter'
     c = (r.get('candidates') or [{}])[0]
     f = _g(c, 'finish_reason')
-    if f=='STOP': return 'tool_call' if any(_g(o, 'function_call') for o in (c.get('content') or {}).get('parts') or []) else 'stop'
+    if f=='STOP':
+        return ('tool_call' if any(_g(o, 'function_call') for o in (c.get('content') or {}).get('parts') or [])
+                else 'stop')
     if f=='MAX_TOKENS': return 'length'
     if f in _filters: return 'content_filter'
     return f and ('error' if 'MALFORMED' in f or 'UNEXPECTED' in f else 'other')
 
-# %% ../../nbs/24_gemini.ipynb #a2349916
+# %% ../../nbs/24_gemini.ipynb #e5aeb22e
+@patch
+def fix_item(self:GeminiAdapter, d):
+    "Content as requests take it: without the sources `items` kept (a `Content` has no such field)"
+    return {k:v for k,v in d.items() if k not in ('grounding_metadata','groundingMetadata')} if 'parts' in d else d
+
+@patch
+def citations(self:GeminiAdapter, d):
+    "A grounded answer's sources (`grounding_metadata`): each chunk's title and URL, quoting the first text it supports"
+    gm = _g(d, 'grounding_metadata')
+    if not isinstance(gm, dict): return []
+    quotes = {}
+    for s in _g(gm, 'grounding_supports') or []:
+        for i in _g(s, 'grounding_chunk_indices') or []:
+            quotes.setdefault(i, (_g(s, 'segment') or {}).get('text') or '')
+    out = []
+    for i,c in enumerate(_g(gm, 'grounding_chunks') or []):
+        # `web`, `retrieved_context`, `maps`
+        w = next((v for k,v in c.items() if isinstance(v, dict)), {}) if isinstance(c, dict) else {}
+        out.append((quotes.get(i, ''), str(w.get('title') or w.get('domain') or w.get('uri') or ''), w.get('uri')))
+    return out
+
+# %% ../../nbs/24_gemini.ipynb #9c9e867d
 GeminiAdapter.img_long = 3072
 
-# %% ../../nbs/24_gemini.ipynb #39b70cb8
+# %% ../../nbs/24_gemini.ipynb #f7fb1c4d
 def _g3(model): return (model or '').startswith(('gemini-3', 'models/gemini-3'))
 def gemini_image_tokens(size, model=None)->int:
+    "Tokens Gemini counts for an image of `size` (width, height; `None` when unknown) on `model`"
     if _g3(model): return 1120
     if size is None: return 258*16
     w,h = size
     if max(w, h)<=384: return 258
-    s = min(1, 3072/max(w, h))  # larger images are scaled to fit 3072 x 3072 (the older guide; the newer gives no size)
+    # larger images are scaled to fit 3072 x 3072 (the older guide; the newer gives no size)
+    s = min(1, 3072/max(w, h))
     return 258*math.ceil(w*s/768)*math.ceil(h*s/768)
 
 @patch
@@ -466,21 +558,26 @@ def est_pdf(self:GeminiAdapter, pages, model=None, p=None): return (560 if _g3(m
 def est_av(self:GeminiAdapter, kind, secs, model=None):
     rate = 32 if kind=='audio' else (70+32 if _g3(model) else 263+32)
     return math.ceil(rate*(secs or 60))
+
+# %% ../../nbs/24_gemini.ipynb #f8999af8
 @patch
 def unrequest(self:GeminiAdapter, r):
     if not isinstance(r.get('contents'), list): return None
     cfg = r.get('config') or {}
     if hasattr(cfg, 'model_dump'): cfg = cfg.model_dump(exclude_none=True)
-    cfg = {**{k:v for k,v in r.items() if k in ('systemInstruction','tools','toolConfig')}, **cfg}  # a REST body has them at the top
+    # a REST body has them at the top
+    cfg = {**{k:v for k,v in r.items() if k in ('systemInstruction','tools','toolConfig')}, **cfg}
     fds = [f for t in _g(cfg, 'tools') or [] if isinstance(t, dict) for f in _g(t, 'function_declarations') or []]
     s = _g(cfg, 'system_instruction')
-    if isinstance(s, dict): s = s.get('parts')  # a Content
+    # a Content
+    if isinstance(s, dict): s = s.get('parts')
     return dict(msgs=r['contents'], system=s, tools=fds, model=r.get('model'), tool_choice=None)
 
-# %% ../../nbs/24_gemini.ipynb #67434099
+# %% ../../nbs/24_gemini.ipynb #42eac767
 @patch
 def stream_of(self:GeminiAdapter, e):
-    if isinstance(e, dict): return isinstance(e.get('candidates'), list) or 'usage_metadata' in e or 'usageMetadata' in e
+    if isinstance(e, dict):
+        return isinstance(e.get('candidates'), list) or 'usage_metadata' in e or 'usageMetadata' in e
     return type(e).__module__.startswith('google.genai') and hasattr(e, 'candidates')
 
 def _text_part(p): return bool(p) and set(p) <= {'text','thought','thought_signature'}
@@ -490,13 +587,15 @@ def _add_part(ps, p):
     if isinstance(p.get('thought_signature'), str): p = {**p, 'thought_signature':gemini_bytes(p['thought_signature'])}
     if _text_part(p):
         last = ps[-1] if ps else None
-        if last is not None and _text_part(last) and 'thought_signature' not in last and bool(last.get('thought'))==bool(p.get('thought')):
+        if (last is not None and _text_part(last) and 'thought_signature' not in last
+                and bool(last.get('thought'))==bool(p.get('thought'))):
             last['text'] = last.get('text', '') + p.get('text', '')
             if 'thought_signature' in p: last['thought_signature'] = p['thought_signature']
             return
         if not p.get('text') and 'thought_signature' not in p: return
     ps.append(dict(p))
 
+# %% ../../nbs/24_gemini.ipynb #95b876a6
 @patch
 def assemble(self:GeminiAdapter, chunks):
     "The `GenerateContentResponse` (as a dict) that streamed `chunks` add up to"

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['OpenAIChatAdapter']
 
-# %% ../../nbs/22_openai_chat.ipynb #5547249d
+# %% ../../nbs/22_openai_chat.ipynb #2b830ff2
 import copy, json, math
 from fastcore.basics import patch
 from ..errors import *
@@ -17,27 +17,40 @@ from ..losses import lose
 from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
-from .openai import (data_uri, file_name, breakpoint_mark, chk_cache_opts, IMG_MTS, MAX_FILE, strict_schema,
-                                    oa_text, OpenAIAdapter)
+from .openai import (data_uri, file_name, breakpoint_mark, chk_cache_opts, IMG_MTS, MAX_FILE,
+                                    strict_schema, oa_text, OpenAIAdapter)
 
-# %% ../../nbs/22_openai_chat.ipynb #9ccadfec
+# %% ../../nbs/22_openai_chat.ipynb #2c3a5faa
 _audio_fmt = {'audio/wav':'wav', 'audio/mpeg':'mp3'}
 _bp = S('mode','ttl', _need=('mode',))
-_cpart = By('type', text=S('type','text', prompt_cache_breakpoint=_bp, _need=('text',)), refusal=S('type','refusal', _need=('refusal',)),
-            image_url=S('type', image_url=S('url','detail', _need=('url',)), prompt_cache_breakpoint=_bp, _need=('image_url',)),
-            input_audio=S('type', input_audio=S('data','format', _need=('data','format')), prompt_cache_breakpoint=_bp, _need=('input_audio',)),
+_cpart = By('type',
+            text=S('type','text', prompt_cache_breakpoint=_bp, _need=('text',)),
+            refusal=S('type','refusal', _need=('refusal',)),
+            image_url=S('type', image_url=S('url','detail', _need=('url',)), prompt_cache_breakpoint=_bp,
+                        _need=('image_url',)),
+            input_audio=S('type', input_audio=S('data','format', _need=('data','format')), prompt_cache_breakpoint=_bp,
+                          _need=('input_audio',)),
             file=S('type', file=S('file_data','file_id','filename'), prompt_cache_breakpoint=_bp, _need=('file',)))
 # `extra_content`: Gemini's OpenAI-compatible endpoint sends its thought signatures there and needs them back
-_ccall = By('type', function=S('id','type','extra_content', function=S('name','arguments', _need=('name','arguments')), _need=('id','function')),
-             custom=S('id','type', custom=S('name','input', _need=('name','input')), _need=('id','custom')))
+_ccall = By('type',
+            function=S('id','type','extra_content', function=S('name','arguments', _need=('name','arguments')),
+                       _need=('id','function')),
+            custom=S('id','type', custom=S('name','input', _need=('name','input')), _need=('id','custom')))
 _ctext = OneOf(str, [By('type', text=_cpart['text'])])
-_cmsg = By('role', system=S('role','name', content=_ctext, _need=('content',)), developer=S('role','name', content=_ctext, _need=('content',)),
-           user=S('role','name', content=OneOf(str, [By('type', **{k:_cpart[k] for k in ('text','image_url','input_audio','file')})]), _need=('content',)),
-           assistant=S('role','name','refusal', audio=S('id', _need=('id',)), content=OneOf(str, type(None), [By('type', text=_cpart['text'], refusal=_cpart['refusal'])]),
+_cmsg = By('role',
+           system=S('role','name', content=_ctext, _need=('content',)),
+           developer=S('role','name', content=_ctext, _need=('content',)),
+           user=S('role','name',
+                  content=OneOf(str, [By('type', **{k:_cpart[k] for k in ('text','image_url','input_audio','file')})]),
+                  _need=('content',)),
+           assistant=S('role','name','refusal', audio=S('id', _need=('id',)),
+                       content=OneOf(str, type(None), [By('type', text=_cpart['text'], refusal=_cpart['refusal'])]),
                        function_call=S('name','arguments', _need=('name','arguments')),
                        tool_calls=[_ccall]),
-           tool=S('role','tool_call_id', content=_ctext, _need=('tool_call_id','content')), function=S('role','name','content', _need=('name','content')))
+           tool=S('role','tool_call_id', content=_ctext, _need=('tool_call_id','content')),
+           function=S('role','name','content', _need=('name','content')))
 
+# %% ../../nbs/22_openai_chat.ipynb #c170f06d
 @register
 class OpenAIChatAdapter(Adapter):
     "OpenAI Chat Completions `messages`"
@@ -46,92 +59,117 @@ class OpenAIChatAdapter(Adapter):
     msg_shape,block_shape,msg_names,extra_keys = _cmsg,_cpart,True,('prompt_cache_breakpoint',)
     media_types = dict(image=IMG_MTS, audio=set(_audio_fmt), document={'application/pdf'} | text_mts)
     url_mts = IMG_MTS
-    def text_msg(self, role, s): return self.msg(role, [dict(type='text', text=s)]) if role=='tool' else dict(role=role, content=s)
+    def text_msg(self, role, s):
+        return self.msg(role, [dict(type='text', text=s)]) if role=='tool' else dict(role=role, content=s)
 
     file_api,limits = 'openai',dict(image=(MAX_FILE,'raw'), audio=(MAX_FILE,'raw'), document=(MAX_FILE,'raw'))
     def takes(self, p): return super().takes(p) and not ('file' in p and p.type!='document')
-    def part(self, p, role='user', detail=None, reasoning_field=None):
-        self.chk(p)
-        if detail not in (None,'auto','low','high','original'):
-            raise InputError(f"api='openai_chat' takes detail auto, low, high or original, not {detail!r}")
-        if p.type=='text': return dict(type='text', text=p.text)
-        if 'raw' in p: return copy.deepcopy(p.raw)
-        if p.type=='tool_call': return dict(id=p.id or p.name, type='function', function=dict(name=p.name, arguments=p.get('json') or json.dumps(p.args)))
-        if p.type=='thinking': return self.reasoning(p, reasoning_field=reasoning_field)
-        if p.type=='tool_result':
-            if p.is_error: lose('the error flag of a tool result', "api='openai_chat' has none: the result's text says it")
-            txt = [o.text for o in p.content if o.type=='text']
-            media = [self.part(o, detail=detail) for o in p.content if o.type!='text']
-            if media: media = [dict(type='text', text=f"Files from tool call {p.id or p.name}:")] + media
-            c = txt[0] if len(txt)==1 else [dict(type='text', text=t) for t in txt] if txt else 'The result is in the next message.'
-            return dict(role='tool', tool_call_id=p.id or p.name, content=c, _media=media)
-        if 'file' in p: return dict(type='file', file=dict(file_id=p.file))
-        if p.type=='image': return dict(type='image_url', image_url=dict(url=p.get('url') or data_uri(p), **({'detail':detail} if detail else {})))
-        if p.type=='audio': return dict(type='input_audio', input_audio=dict(data=b64(p.data), format=_audio_fmt[p.mt]))
-        if p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(type='text', text=doc_prose(p))
-        if p.get('context'): lose("a document's context", "api='openai_chat' has no place for it beside a file")
-        return dict(type='file', file=dict(filename=p.get('filename') or file_name(p), file_data=data_uri(p)))
 
-    def msg(self, role, blocks):
-        if role=='tool': raise InputError("api='openai_chat' needs the call a tool message answers: make it with mk_toolres(call, result)")
-        thinks = [o['_reasoning'] for o in blocks if '_reasoning' in o]
-        blocks = [o for o in blocks if '_reasoning' not in o]
-        calls = [o for o in blocks if o.get('type')=='function']
-        tools = [{k:v for k,v in o.items() if k!='_media'} for o in blocks if o.get('role')=='tool']
-        media = [b for o in blocks if o.get('role')=='tool' for b in o['_media']]
-        blocks = [o for o in blocks if o.get('type')!='function' and o.get('role')!='tool']
-        if role in ('assistant','system','developer','tool') and any(o.get('type')!='text' for o in blocks):
-            kinds = sorted({o.get('type') for o in blocks} - {'text'})
-            raise InputError(f"api='openai_chat' takes only text in {'an' if role[0] in 'aeiou' else 'a'} {role} message, not {', '.join(kinds)}")
-        if role=='assistant':
-            m = dict(role=role, content=''.join(o['text'] for o in blocks) or None, **_reasoning_fields(thinks))
-            return {**m, 'tool_calls':calls} if calls else m
-        res = tools + ([dict(role='user', content=media)] if media else [])
-        if blocks: res.append(dict(role=role, content=blocks))
-        return res[0] if len(res)==1 else res
+# %% ../../nbs/22_openai_chat.ipynb #7d96d44c
+@patch
+def part(self:OpenAIChatAdapter, p, role='user', detail=None, reasoning_field=None):
+    self.chk(p)
+    if detail not in (None,'auto','low','high','original'):
+        raise InputError(f"api='openai_chat' takes detail auto, low, high or original, not {detail!r}")
+    if p.type=='text': return dict(type='text', text=p.text)
+    if 'raw' in p: return copy.deepcopy(p.raw)
+    if p.type=='tool_call': return dict(id=p.id or p.name, type='function',
+                                        function=dict(name=p.name, arguments=p.get('json') or json.dumps(p.args)))
+    if p.type=='thinking': return self.reasoning(p, reasoning_field=reasoning_field)
+    if p.type=='tool_result':
+        if p.is_error: lose('the error flag of a tool result', "api='openai_chat' has none: the result's text says it")
+        txt = [o.text for o in p.content if o.type=='text']
+        media = [self.part(o, detail=detail) for o in p.content if o.type!='text']
+        if media: media = [dict(type='text', text=f"Files from tool call {p.id or p.name}:")] + media
+        c = (txt[0] if len(txt)==1 else [dict(type='text', text=t) for t in txt] if txt
+             else 'The result is in the next message.')
+        return dict(role='tool', tool_call_id=p.id or p.name, content=c, _media=media)
+    if 'file' in p: return dict(type='file', file=dict(file_id=p.file))
+    if p.type=='image': return dict(type='image_url', image_url=dict(url=p.get('url') or data_uri(p),
+                                                                       **({'detail':detail} if detail else {})))
+    if p.type=='audio': return dict(type='input_audio', input_audio=dict(data=b64(p.data), format=_audio_fmt[p.mt]))
+    if p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(type='text', text=doc_prose(p))
+    if p.get('context'): lose("a document's context", "api='openai_chat' has no place for it beside a file")
+    return dict(type='file', file=dict(filename=p.get('filename') or file_name(p), file_data=data_uri(p)))
 
-    def reasoning(self, p, reasoning_field=None, **kw):
-        "With `reasoning_field` (for OpenAI-compatible servers that want it back), reasoning as that message field; else nothing"
-        if reasoning_field not in (None,'reasoning_content','reasoning_details'):
-            raise InputError(f"api='openai_chat' takes reasoning_field 'reasoning_content' or 'reasoning_details', not {reasoning_field!r}")
-        if reasoning_field and (p.get('text') is not None or p.get('detail')): return {'_reasoning':(reasoning_field, p)}
+# %% ../../nbs/22_openai_chat.ipynb #d6459c37
+@patch
+def msg(self:OpenAIChatAdapter, role, blocks):
+    if role=='tool': raise InputError("api='openai_chat' needs the call a tool message answers: "
+                                      "make it with mk_toolres(call, result)")
+    thinks = [o['_reasoning'] for o in blocks if '_reasoning' in o]
+    blocks = [o for o in blocks if '_reasoning' not in o]
+    calls = [o for o in blocks if o.get('type')=='function']
+    tools = [{k:v for k,v in o.items() if k!='_media'} for o in blocks if o.get('role')=='tool']
+    media = [b for o in blocks if o.get('role')=='tool' for b in o['_media']]
+    blocks = [o for o in blocks if o.get('type')!='function' and o.get('role')!='tool']
+    if role in ('assistant','system','developer','tool') and any(o.get('type')!='text' for o in blocks):
+        kinds = sorted({o.get('type') for o in blocks} - {'text'})
+        raise InputError(f"api='openai_chat' takes only text in {'an' if role[0] in 'aeiou' else 'a'} {role} message, "
+                         f"not {', '.join(kinds)}")
+    if role=='assistant':
+        m = dict(role=role, content=''.join(o['text'] for o in blocks) or None, **_reasoning_fields(thinks))
+        return {**m, 'tool_calls':calls} if calls else m
+    res = tools + ([dict(role='user', content=media)] if media else [])
+    if blocks: res.append(dict(role=role, content=blocks))
+    return res[0] if len(res)==1 else res
 
-    def request(self, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None, temperature=None, top_p=None,
-                stop=None, schema=None, reasoning=None, **kw):
-        "Chat's words for msgkit's options: `max_completion_tokens`, `response_format`, `reasoning_effort`, `stop`"
-        r = dict(**({'model':model} if model else {}), messages=([dict(role='system', content=system)] if system else []) + list(msgs))
-        if tools: r['tools'] = tools
-        if tool_choice is not None: r['tool_choice'] = c if (c := chk_choice(tool_choice)) in CHOICES else dict(type='function', function=dict(name=c))
-        if max_tokens is not None: r['max_completion_tokens'] = max_tokens
-        for k,v in dict(temperature=temperature, top_p=top_p, stop=stop).items():
-            if v is not None: r[k] = v
-        if schema is not None:
-            n,s = json_schema(schema)
-            r['response_format'] = dict(type='json_schema', json_schema=dict(name=n, schema=s))
-        if reasoning is not None:
-            if not isinstance(reasoning, str): raise no_opt(self.name, 'reasoning budget in tokens', "it takes an effort: 'minimal', 'low', 'medium', 'high'")
-            r['reasoning_effort'] = chk_effort(self.name, reasoning, ('none','minimal','low','medium','high','xhigh'))
-        chk_cache_opts(self.name, kw)
-        return {**r, **kw}
-
+# %% ../../nbs/22_openai_chat.ipynb #2ce5e471
+@patch
+def reasoning(self:OpenAIChatAdapter, p, reasoning_field=None, **kw):
+    "Reasoning as message field `reasoning_field` (for compatible servers that want it back); else nothing"
+    if reasoning_field not in (None,'reasoning_content','reasoning_details'):
+        raise InputError(f"api='openai_chat' takes reasoning_field 'reasoning_content' or 'reasoning_details', "
+                         f"not {reasoning_field!r}")
+    if reasoning_field and (p.get('text') is not None or p.get('detail')): return {'_reasoning':(reasoning_field, p)}
 
 def _reasoning_fields(thinks):
     "The `reasoning_content` (DeepSeek, Kimi, vLLM) or `reasoning_details` (OpenRouter) of an assistant message"
     if not thinks: return {}
     if thinks[0][0]=='reasoning_content': return dict(reasoning_content=''.join(p.get('text') or '' for _,p in thinks))
     fmt = lambda p: 'anthropic-claude-v1' if p.get('signature') else 'unknown'
-    return dict(reasoning_details=[p.detail if p.get('detail') else dict(type='reasoning.text', text=p.text, signature=p.get('signature'),
-                                                                      format=fmt(p), index=i) for i,(_,p) in enumerate(thinks)])
+    return dict(reasoning_details=[p.detail if p.get('detail') else dict(type='reasoning.text', text=p.text,
+                                                                        signature=p.get('signature'),
+                                                                        format=fmt(p), index=i)
+                                   for i,(_,p) in enumerate(thinks)])
 
-# %% ../../nbs/22_openai_chat.ipynb #64f1983e
+# %% ../../nbs/22_openai_chat.ipynb #9fa2c91a
+@patch
+def request(
+    self:OpenAIChatAdapter, msgs, model=None, system=None, tools=None, tool_choice=None, max_tokens=None,
+    temperature=None, top_p=None, stop=None, schema=None, reasoning=None, **kw):
+    "Chat's words for msgkit's options: `max_completion_tokens`, `response_format`, `reasoning_effort`, `stop`"
+    r = dict(**({'model':model} if model else {}),
+             messages=([dict(role='system', content=system)] if system else []) + list(msgs))
+    if tools: r['tools'] = tools
+    if tool_choice is not None:
+        r['tool_choice'] = (c if (c := chk_choice(tool_choice)) in CHOICES
+                            else dict(type='function', function=dict(name=c)))
+    if max_tokens is not None: r['max_completion_tokens'] = max_tokens
+    for k,v in dict(temperature=temperature, top_p=top_p, stop=stop).items():
+        if v is not None: r[k] = v
+    if schema is not None:
+        n,s = json_schema(schema)
+        r['response_format'] = dict(type='json_schema', json_schema=dict(name=n, schema=s))
+    if reasoning is not None:
+        if not isinstance(reasoning, str):
+            raise no_opt(self.name, 'reasoning budget in tokens',
+                         "it takes an effort: 'minimal', 'low', 'medium', 'high'")
+        r['reasoning_effort'] = chk_effort(self.name, reasoning, ('none','minimal','low','medium','high','xhigh'))
+    chk_cache_opts(self.name, kw)
+    return {**r, **kw}
+
+# %% ../../nbs/22_openai_chat.ipynb #5ce11109
 def _join_users(ms):
-    c = [b for m in ms for b in ([dict(type='text', text=m['content'])] if isinstance(m['content'], str) else m['content'])]
+    c = [b for m in ms
+         for b in ([dict(type='text', text=m['content'])] if isinstance(m['content'], str) else m['content'])]
     return dict(role='user', content=c)
 
 @patch
 def mergeable(self:OpenAIChatAdapter, a, b):
-    "Consecutive assistant turns (a Responses reply's text and calls, say) are one: its tool calls must be answered together"
-    ok = lambda o: o.get('role')=='assistant' and set(o) <= {'role','content','tool_calls'} and isinstance(o.get('content'), (str,type(None)))
+    "Consecutive assistant turns are one (a Responses reply's text and calls): its tool calls must be answered together"
+    ok = lambda o: (o.get('role')=='assistant' and set(o) <= {'role','content','tool_calls'}
+                    and isinstance(o.get('content'), (str,type(None))))
     return ok(a) and ok(b)
 
 @patch
@@ -158,21 +196,14 @@ def tidy(self:OpenAIChatAdapter, msgs):
         i = j
     return out
 
-# %% ../../nbs/22_openai_chat.ipynb #9af5f64b
+# %% ../../nbs/22_openai_chat.ipynb #e522b06d
 @patch
 def parse_tool(self:OpenAIChatAdapter, d):
     f = d.get('function')
     if d.get('type')!='function' or not isinstance(f, dict) or not isinstance(f.get('name'), str): return None
-    return [Tool(name=f['name'], description=f.get('description') or '', schema=f.get('parameters') or {'type':'object', 'properties':{}},
+    return [Tool(name=f['name'], description=f.get('description') or '',
+                 schema=f.get('parameters') or {'type':'object', 'properties':{}},
                  **({'strict':True} if f.get('strict') else {}))]
-
-OpenAIChatAdapter.batch_url = '/v1/chat/completions'
-for k in ('batch_body','batch_line','batch_result'): setattr(OpenAIChatAdapter, k, getattr(OpenAIAdapter, k))  # one Batch API
-
-@patch
-def endpoint(self:OpenAIChatAdapter, model=None):
-    "OpenAI's, or any compatible server's at `$OPENAI_BASE_URL`"
-    return '${OPENAI_BASE_URL:-https://api.openai.com/v1}/chat/completions', {'Authorization':'Bearer $OPENAI_API_KEY'}
 
 @patch
 def tool(self:OpenAIChatAdapter, t, strict=False):
@@ -181,8 +212,17 @@ def tool(self:OpenAIChatAdapter, t, strict=False):
     f = dict(name=t.name, description=t.description, parameters=strict_schema(t.schema) if strict else t.schema)
     return dict(type='function', function={**f, 'strict':True} if strict else f)
 
-# %% ../../nbs/22_openai_chat.ipynb #a08f83d4
-_blocks = {'text','image_url','input_audio','file','refusal'}
+# %% ../../nbs/22_openai_chat.ipynb #e930e6bc
+OpenAIChatAdapter.batch_url = '/v1/chat/completions'
+# one Batch API
+for k in ('batch_body','batch_line','batch_result'): setattr(OpenAIChatAdapter, k, getattr(OpenAIAdapter, k))
+
+@patch
+def endpoint(self:OpenAIChatAdapter, model=None):
+    "OpenAI's, or any compatible server's at `$OPENAI_BASE_URL`"
+    return '${OPENAI_BASE_URL:-https://api.openai.com/v1}/chat/completions', {'Authorization':'Bearer $OPENAI_API_KEY'}
+
+# %% ../../nbs/22_openai_chat.ipynb #54aec726
 OpenAIChatAdapter.cache_key = 'prompt_cache_breakpoint'
 
 @patch
@@ -192,24 +232,33 @@ def cacheable(self:OpenAIChatAdapter, m): return m.get('role') in ('user','syste
 def cache(self:OpenAIChatAdapter, msg, ttl=None):
     bp = breakpoint_mark(self.name, ttl)
     if not self.cacheable(msg):
-        raise InputError(f"api='openai_chat' puts cache breakpoints on user, system, developer or tool messages, not {msg.get('role')!r}")
+        raise InputError(f"api='openai_chat' puts cache breakpoints on user, system, developer or tool messages, "
+                         f"not {msg.get('role')!r}")
     return self.mark_last({k:v for k,v in msg.items()}, bp)
 
 @patch
 def uncache(self:OpenAIChatAdapter, msg): return self.unmark(msg)
+
+# %% ../../nbs/22_openai_chat.ipynb #af699e11
+_blocks = {'text','image_url','input_audio','file','refusal'}
+
 @patch
-def reads(self:OpenAIChatAdapter, d): return d.get('type') in _blocks or (d.get('type')=='function' and isinstance(d.get('function'), dict))
+def reads(self:OpenAIChatAdapter, d):
+    return d.get('type') in _blocks or (d.get('type')=='function' and isinstance(d.get('function'), dict))
 
 @patch
 def parse_block(self:OpenAIChatAdapter, d):
     t = d.get('type')
     if t=='text': return text_part(d['text'])
     if t=='refusal': return text_part(d['refusal'])
-    if t=='function': return tool_call_part(d['id'], d['function']['name'], tool_args(d['function'].get('arguments'), d['function']['name']), d['function'].get('arguments'))
+    if t=='function': return tool_call_part(d['id'], d['function']['name'],
+                                            tool_args(d['function'].get('arguments'), d['function']['name']),
+                                            d['function'].get('arguments'))
     if t=='image_url':
         u = d['image_url']['url']
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
-    if t=='input_audio': return media(unb64(d['input_audio']['data']), {'wav':'audio/wav','mp3':'audio/mpeg'}[d['input_audio']['format']])
+    if t=='input_audio': return media(unb64(d['input_audio']['data']),
+                                      {'wav':'audio/wav','mp3':'audio/mpeg'}[d['input_audio']['format']])
     if t=='file' and d['file'].get('file_id') and not d['file'].get('file_data'):
         return provider_file(d['file']['file_id'], 'application/pdf', api='openai')
     if t=='file' and d['file'].get('file_data'):
@@ -217,15 +266,16 @@ def parse_block(self:OpenAIChatAdapter, d):
         return media(fd if is_data_uri(fd) else unb64(fd), filename=d['file'].get('filename'))
     raise InputError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
-# %% ../../nbs/22_openai_chat.ipynb #d7b6e7a9
+# %% ../../nbs/22_openai_chat.ipynb #7442ded1
 @patch
 def owns_item(self:OpenAIChatAdapter, d):
     "A tool message, or an assistant message with tool calls, a refusal or audio (whose content may be `None`)"
-    return (d.get('role')=='tool' and 'tool_call_id' in d) or (d.get('role')=='assistant' and bool({'tool_calls','refusal','audio'} & set(d)))
+    return ((d.get('role')=='tool' and 'tool_call_id' in d)
+            or (d.get('role')=='assistant' and bool({'tool_calls','refusal','audio'} & set(d))))
 
 @patch
 def fix_item(self:OpenAIChatAdapter, d):
-    "An assistant message as requests take it: no response-only `annotations` (requests have no such field), `audio` as its id, `content` always there"
+    "An assistant message as requests take it: no response-only `annotations`, `audio` as its id, `content` there"
     if d.get('role')!='assistant': return d
     d = {k:v for k,v in d.items() if k!='annotations'}
     if isinstance(d.get('audio'), dict): d['audio'] = dict(id=d['audio']['id'])
@@ -237,16 +287,19 @@ def parse_item(self:OpenAIChatAdapter, d):
     c = d.get('content')
     if d.get('role') in ('tool','function'):
         ps = [text_part(c)] if isinstance(c, str) else [self.read_block(o) for o in c or []] or [text_part('')]
-        return 'user', [tool_result_part(d.get('tool_call_id'), ps, name=d.get('name') if d['role']=='function' else None)]
+        return 'user', [tool_result_part(d.get('tool_call_id'), ps,
+                                         name=d.get('name') if d['role']=='function' else None)]
     parts = [text_part(c)] if isinstance(c, str) and c else [self.read_block(o) for o in c or [] if isinstance(o, dict)]
     if d.get('refusal'): parts.append(text_part(d['refusal']))
     fs = [o['function'] for o in d.get('tool_calls') or []]
     calls = [tool_call_part(o['id'], f['name'], tool_args(f.get('arguments'), f['name']), f.get('arguments'))
              for o,f in zip(d.get('tool_calls') or [], fs)]
-    if isinstance(fc := d.get('function_call'), dict):  # the legacy function-calling API's one call
+    # the legacy function-calling API's one call
+    if isinstance(fc := d.get('function_call'), dict):
         calls.append(tool_call_part(None, fc['name'], tool_args(fc.get('arguments'), fc['name'])))
     return d['role'], parts + calls
 
+# %% ../../nbs/22_openai_chat.ipynb #7fff9d8e
 @patch
 def items(self:OpenAIChatAdapter, x):
     "History items from an OpenAI SDK `ChatCompletion` (or its `model_dump()`), else `None`"
@@ -255,11 +308,16 @@ def items(self:OpenAIChatAdapter, x):
     elif type(x).__module__.split('.')[0]!='openai' or not hasattr(x, 'choices'): return None
     chs = dump(x).get('choices') or []
     m = chs[0].get('message') if chs and isinstance(chs[0], dict) else None
-    if not isinstance(m, dict): return []  # "choices": [] (compatible servers send it, with usage only): a response with no message
-    # compatible servers' reasoning fields stay, for the compat reader: `reasoning_content` (DeepSeek, vLLM), `reasoning_details` (OpenRouter)
-    res = {k:v for k,v in m.items() if k in ('role','content','tool_calls','refusal','name','reasoning_content','reasoning','reasoning_details','thinking_blocks')}
+    # "choices": [] (compatible servers send it, with usage only): a response with no message
+    if not isinstance(m, dict): return []
+    # compatible servers' reasoning fields stay, for the compat reader: `reasoning_content` (DeepSeek, vLLM),
+    # `reasoning_details` (OpenRouter)
+    res = {k:v for k,v in m.items()
+           if k in ('role','content','tool_calls','refusal','name','reasoning_content','reasoning','reasoning_details',
+                    'thinking_blocks')}
     if m.get('audio'): res['audio'] = dict(id=m['audio']['id'])
-    if m.get('annotations'): res['annotations'] = m['annotations']  # web search's citations, for `citations` (`fix_item` drops them from requests)
+    # web search's citations, for `citations` (`fix_item` drops them from requests)
+    if m.get('annotations'): res['annotations'] = m['annotations']
     if 'content' not in res: res['content'] = None
     return [res] if res['content'] or res.get('tool_calls') or res.get('refusal') or res.get('audio') else []
 
@@ -267,16 +325,17 @@ def items(self:OpenAIChatAdapter, x):
 def usage(self:OpenAIChatAdapter, r):
     u = r.get('usage') or {}
     d = u.get('prompt_tokens_details') or {}
-    return mk_usage(u.get('prompt_tokens'), u.get('completion_tokens'), d.get('cached_tokens'), u.get('cache_write_tokens'),
-                    (u.get('completion_tokens_details') or {}).get('reasoning_tokens'))
+    return mk_usage(u.get('prompt_tokens'), u.get('completion_tokens'), d.get('cached_tokens'),
+                    u.get('cache_write_tokens'), (u.get('completion_tokens_details') or {}).get('reasoning_tokens'))
 
 @patch
 def finish(self:OpenAIChatAdapter, r):
     f = r['choices'][0].get('finish_reason') if r.get('choices') else None
     if f=='stop' and (r['choices'][0].get('message') or {}).get('refusal'): return 'refusal'
-    return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call', content_filter='content_filter').get(f, f and 'other')
+    return dict(stop='stop', length='length', tool_calls='tool_call', function_call='tool_call',
+                content_filter='content_filter').get(f, f and 'other')
 
-# %% ../../nbs/22_openai_chat.ipynb #4858bd01
+# %% ../../nbs/22_openai_chat.ipynb #cc4b0c3a
 @patch
 def citations(self:OpenAIChatAdapter, d):
     "An assistant message's `annotations`: each `url_citation`'s title and URL"
@@ -286,21 +345,27 @@ def citations(self:OpenAIChatAdapter, d):
         if isinstance(c, dict): out.append(('', str(c.get('title') or c.get('url') or ''), c.get('url')))
     return out
 
-# %% ../../nbs/22_openai_chat.ipynb #a2eb1fd4
+# %% ../../nbs/22_openai_chat.ipynb #bde5640c
 OpenAIChatAdapter.img_long,OpenAIChatAdapter.img_anim = 2048,False
 
-# %% ../../nbs/22_openai_chat.ipynb #59a44a7f
-for k in ('est_text','est_image','est_pdf','est_msg','est_reply'): setattr(OpenAIChatAdapter, k, getattr(OpenAIAdapter, k))  # Responses' counts, as they are
+# %% ../../nbs/22_openai_chat.ipynb #dadca2ca
+# Responses' counts, as they are
+for k in ('est_text','est_image','est_pdf','est_msg','est_reply'):
+    setattr(OpenAIChatAdapter, k, getattr(OpenAIAdapter, k))
 @patch
 def est_av(self:OpenAIChatAdapter, kind, secs, model=None): return math.ceil(10*(secs or 60))
+# a system message
 @patch
-def est_system(self:OpenAIChatAdapter, n, model=None): return n + 3 + oa_text('system')  # a system message
+def est_system(self:OpenAIChatAdapter, n, model=None): return n + 3 + oa_text('system')
+
+# %% ../../nbs/22_openai_chat.ipynb #68dca73a
 @patch
 def unrequest(self:OpenAIChatAdapter, r):
     if not isinstance(r.get('messages'), list) or 'role' in r: return None
-    return dict(msgs=r['messages'], system=None, tools=r.get('tools'), model=r.get('model'), tool_choice=r.get('tool_choice'))
+    return dict(msgs=r['messages'], system=None, tools=r.get('tools'), model=r.get('model'),
+                tool_choice=r.get('tool_choice'))
 
-# %% ../../nbs/22_openai_chat.ipynb #e829fce5
+# %% ../../nbs/22_openai_chat.ipynb #2b5b2cf7
 def _chunk(e):
     "The chunk in event `e`: itself, or the `chunk` of the SDK's `.stream()` helper events; `None` for its other events"
     if getattr(e, 'type', None)=='chunk' and hasattr(e, 'chunk'): e = e.chunk
@@ -309,6 +374,53 @@ def _chunk(e):
 
 @patch
 def stream_of(self:OpenAIChatAdapter, e): return _chunk(e) is not None
+
+# %% ../../nbs/22_openai_chat.ipynb #93fe7e99
+def _add_delta(m, d, add):
+    "Add delta `d` to message `m`: text and refusal append, annotations extend, a legacy function call and audio merge"
+    for k in ('content','refusal'):
+        if d.get(k) is not None: add(m, k, d[k])
+    if d.get('annotations'): m['annotations'] = m.get('annotations', []) + list(d['annotations'])
+    if d.get('function_call'):
+        f = m.setdefault('function_call', dict(name='', arguments=''))
+        if d['function_call'].get('name') and not f['name']: f['name'] = d['function_call']['name']
+        add(f, 'arguments', d['function_call'].get('arguments') or '')
+    if d.get('audio'):
+        a = m.setdefault('audio', {})
+        for k,v in d['audio'].items():
+            if k in ('data','transcript'): add(a, k, v)
+            else: a.setdefault(k, v)
+
+def _tc_index(tcs, tc):
+    "A streamed call's index; servers that leave it out (Ollama, Gemini's OpenAI endpoint) send a new call with its id"
+    if tc.get('index') is not None: return tc['index']
+    if tc.get('id') and all(t['id']!=tc['id'] for t in tcs.values()): return len(tcs)
+    return max(tcs, default=0)
+
+def _add_calls(tcs, d, add):
+    "Add the tool call pieces in delta `d` to `tcs` (index -> call)"
+    for tc in d.get('tool_calls') or []:
+        t = tcs.setdefault(_tc_index(tcs, tc), dict(id=None, function=dict(arguments='', name=None), type='function'))
+        if tc.get('id') and not t['id']: t['id'] = tc['id']
+        if tc.get('extra_content'): t['extra_content'] = tc['extra_content']
+        f = tc.get('function') or {}
+        if f.get('name') and not t['function']['name']: t['function']['name'] = f['name']
+        add(t['function'], 'arguments', f.get('arguments') or '')
+
+# %% ../../nbs/22_openai_chat.ipynb #9120194f
+def _choice(s):
+    "A finished choice: a cut stream keeps only tool calls with complete JSON, and no empty text"
+    tc,m,done = s.pop('tc'),s['message'],'finish_reason' in s
+    calls = [tc[i] for i in sorted(tc)]
+    if not done:
+        calls = [t for t in calls if t['id'] and t['function']['name'] and t['function']['arguments'].strip()
+                 and json_obj(t['function']['arguments']) is not None]
+        for k in ('content','refusal'):
+            if not m.get(k): m.pop(k, None)
+        if 'function_call' in m and json_obj(m['function_call']['arguments']) is None: del m['function_call']
+    calls = [{k:v for k,v in t.items() if v is not None} for t in calls]
+    if calls: m['tool_calls'] = calls
+    return s
 
 @patch
 def assemble(self:OpenAIChatAdapter, chunks):
@@ -324,26 +436,9 @@ def assemble(self:OpenAIChatAdapter, chunks):
         for n,ch in enumerate(c.get('choices') or []):
             ix = ch.get('index', n)
             s = chs.setdefault(ix, dict(index=ix, message=dict(role='assistant'), tc={}))
-            d,m = ch.get('delta') or {},s['message']
-            for k in ('content','refusal'):
-                if d.get(k) is not None: add(m, k, d[k])
-            if d.get('annotations'): m['annotations'] = m.get('annotations', []) + list(d['annotations'])
-            if d.get('function_call'):
-                f = m.setdefault('function_call', dict(name='', arguments=''))
-                if d['function_call'].get('name') and not f['name']: f['name'] = d['function_call']['name']
-                add(f, 'arguments', d['function_call'].get('arguments') or '')
-            if d.get('audio'):
-                a = m.setdefault('audio', {})
-                for k,v in d['audio'].items():
-                    if k in ('data','transcript'): add(a, k, v)
-                    else: a.setdefault(k, v)
-            for tc in d.get('tool_calls') or []:
-                t = s['tc'].setdefault(_tc_index(s['tc'], tc), dict(id=None, function=dict(arguments='', name=None), type='function'))
-                if tc.get('id') and not t['id']: t['id'] = tc['id']
-                if tc.get('extra_content'): t['extra_content'] = tc['extra_content']
-                f = tc.get('function') or {}
-                if f.get('name') and not t['function']['name']: t['function']['name'] = f['name']
-                add(t['function'], 'arguments', f.get('arguments') or '')
+            d = ch.get('delta') or {}
+            _add_delta(s['message'], d, add)
+            _add_calls(s['tc'], d, add)
             if ch.get('finish_reason'): s['finish_reason'] = ch['finish_reason']
             if ch.get('logprobs'):
                 lp = s.setdefault('logprobs', {})
@@ -352,23 +447,3 @@ def assemble(self:OpenAIChatAdapter, chunks):
     res['choices'] = [_choice(chs[i]) for i in sorted(chs)]
     res['object'] = 'chat.completion'
     return res
-
-def _tc_index(tcs, tc):
-    "A streamed tool call's index; servers that leave it out (Ollama, Gemini's OpenAI endpoint) send each new call with its id"
-    if tc.get('index') is not None: return tc['index']
-    if tc.get('id') and all(t['id']!=tc['id'] for t in tcs.values()): return len(tcs)
-    return max(tcs, default=0)
-
-def _choice(s):
-    "A finished choice: a cut stream keeps only tool calls with complete JSON, and no empty text"
-    tc,m,done = s.pop('tc'),s['message'],'finish_reason' in s
-    calls = [tc[i] for i in sorted(tc)]
-    if not done:
-        calls = [t for t in calls if t['id'] and t['function']['name'] and t['function']['arguments'].strip()
-                 and json_obj(t['function']['arguments']) is not None]
-        for k in ('content','refusal'):
-            if not m.get(k): m.pop(k, None)
-        if 'function_call' in m and json_obj(m['function_call']['arguments']) is None: del m['function_call']
-    calls = [{k:v for k,v in t.items() if v is not None} for t in calls]
-    if calls: m['tool_calls'] = calls
-    return s
