@@ -5,11 +5,11 @@
 # %% auto #0
 __all__ = ['cache_plan', 'cache_at', 'place_cache', 'cache_request']
 
-# %% ../nbs/45_cache.ipynb #7690eb42
+# %% ../nbs/45_cache.ipynb #d1454421
 from .errors import *
 from .parts import *
 
-# %% ../nbs/45_cache.ipynb #c1b566bf
+# %% ../nbs/45_cache.ipynb #aa7f492d
 def cache_plan(cache):
     "`cache=` as a strategy: `None`, `'last'`, `'rolling'`, or a tuple of message indices (`True` is `'last'`)"
     # msglm tests truthiness: 1 is on, 0 off
@@ -21,7 +21,7 @@ def cache_plan(cache):
         return tuple(cache)
     raise InputTypeError(f"cache= takes True, 'last', 'rolling' or a list of message indices, not {cache!r}")
 
-# %% ../nbs/45_cache.ipynb #82f1a5de
+# %% ../nbs/45_cache.ipynb #3382c145
 def cache_at(res:list, ad, plan)->list:
     "Indices of the messages of `res` that strategy `plan` marks"
     n,ok = len(res),[i for i,m in enumerate(res) if ad.cacheable(m)]
@@ -43,7 +43,7 @@ def cache_at(res:list, ad, plan)->list:
         at.add(i%n)
     return sorted(at)
 
-# %% ../nbs/45_cache.ipynb #e3d8c085
+# %% ../nbs/45_cache.ipynb #90a4fcb6
 def place_cache(res:list, ad, plan, ttl=None, own=False)->list:
     "`res` with strategy `plan`'s marks; if it `own`s them, `res`'s marks go first and markable messages are in blocks"
     if plan is None or not res: return res
@@ -51,7 +51,7 @@ def place_cache(res:list, ad, plan, ttl=None, own=False)->list:
     at = cache_at(res, ad, plan)
     return [ad.cache(m, ttl) if i in at else m for i,m in enumerate(res)]
 
-# %% ../nbs/45_cache.ipynb #b9bb2646
+# %% ../nbs/45_cache.ipynb #17bf6ff1
 def cache_request(msgs:list, system, tools, ad, ttl=None, model=None, taken:int=0):
     "`(system, tools)` with cache marks where `ad` takes them and room is left: the system prompt first, then the tools"
     # `taken`: marks elsewhere (a top-level one)
