@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['thumb', 'view_html', 'view_markdown']
 
-# %% ../nbs/44_display.ipynb #d4603092
+# %% ../nbs/44_display.ipynb #d070cdc0
 import io, json, re, warnings  # html, hashlib and pprint load when a view is made
 from fastcore.basics import patch
 from .codec import b64
@@ -19,7 +19,7 @@ from .fit import upright, mode8
 from .elide import elide, pfmt, sz
 from .markdown import *
 
-# %% ../nbs/44_display.ipynb #b286aaf4
+# %% ../nbs/44_display.ipynb #6964b991
 _web_mts = {'image/png','image/jpeg','image/gif','image/webp'}
 _thumbs = {}
 
@@ -31,7 +31,8 @@ def _mk_thumb(b, px, limit):
             warnings.simplefilter('ignore')
             im = Image.open(io.BytesIO(b))
             im.draft('RGB', (px,px))
-            im = mode8(upright(im))  # as fit makes an image: upright, 8 bits a channel, grey kept grey, CMYK through its profile
+            # as fit makes an image: upright, 8 bits a channel, grey kept grey, CMYK through its profile
+            im = mode8(upright(im))
             im.thumbnail((px,px))
             alpha = im.mode in ('RGBA','LA')
         for n,q in ((px,75), (px,60), (px*3//4,60), (px//2,60), (px*3//8,60), (px//4,60)):
@@ -47,7 +48,7 @@ def thumb(
     px:int=256, # Longest edge
     limit:int=24_000, # Most characters of base64
 ):
-    "`(media type, bytes)` of a thumbnail of image `b` (made with Pillow, if installed), or `None` where none can be made"
+    "`(media type, bytes)` of a thumbnail of image `b` (made with Pillow, if installed), or `None` if none can be made"
     import hashlib
     k = hashlib.sha1(b).digest(), px, limit
     if k not in _thumbs:
@@ -55,7 +56,7 @@ def thumb(
         _thumbs[k] = _mk_thumb(b, px, limit)
     return _thumbs[k]
 
-# %% ../nbs/44_display.ipynb #22631664
+# %% ../nbs/44_display.ipynb #d59a15a3
 _icons = dict(image='🖼', document='📄', audio='🔊', video='🎞')
 _CHIP = ('display:inline-block;margin:2px 4px 2px 0;padding:1px 8px;border:1px solid rgba(128,128,128,.5);'
          'border-radius:10px;font-size:85%;background:rgba(128,128,128,.1)')
@@ -82,15 +83,15 @@ def _info(p)->list:
     if (n := p.get('title') or p.get('filename') or p.get('name')): r.append(f"“{n}”")
     return r
 
-# %% ../nbs/44_display.ipynb #348f50cd
+# %% ../nbs/44_display.ipynb #35f769f0
 def _cites(p)->list:
-    "`(quote, source, url)` of the citations text part `p` carries, as the adapter of the block it was read from reads them"
+    "`(quote, source, url)` of the citations text part `p` carries, read by the adapter of the block it came from"
     if p.get('cites'): return p.cites
     n = p.get('native')
     return next((cs for o in all_adapters() if (cs := o.citations(n))), []) if isinstance(n, dict) else []
 
 def _turn_cites(t)->list:
-    "`(quote, source, url)` of the citations turn `t`'s message carries as a whole (Chat Completions, Gemini), read by the adapter it came from"
+    "`(quote, source, url)` of the citations turn `t`'s message carries as a whole (Chat Completions, Gemini)"
     n = t.get('native')
     if not isinstance(n, dict): return []
     ads = [get_api(t.src)] if t.get('src') in apis() else all_adapters()
@@ -99,8 +100,8 @@ def _turn_cites(t)->list:
 def _cited(t)->list:
     "The parts of turn `t`, the citations of its message as a whole on its last text part"
     ps = list(t.get('parts') or [])
-    if (cs := _turn_cites(t)) and (i := next((i for i in reversed(range(len(ps))) if ps[i].get('type')=='text'), None)) is not None:
-        ps[i] = Part({**ps[i], 'cites':cs})
+    last = lambda: next((i for i in reversed(range(len(ps))) if ps[i].get('type')=='text'), None)
+    if (cs := _turn_cites(t)) and (i := last()) is not None: ps[i] = Part({**ps[i], 'cites':cs})
     return ps
 
 def _note(c)->tuple:
@@ -108,13 +109,18 @@ def _note(c)->tuple:
     q,src,url = c
     return _cut(q, 300)[0], src, url if isinstance(url, str) and re.match(r'https?://', url) else None
 
-# %% ../nbs/44_display.ipynb #1ef4f44f
-def _chip(p, extra='')->str: return f'<span style="{_CHIP}">{_icons.get(p.get("type"), "▫")} {esc(" · ".join(map(str, _info(p))))}{extra}</span>'
+# %% ../nbs/44_display.ipynb #992e70f2
+def _chip(p, extra='')->str:
+    icon = _icons.get(p.get("type"), "▫")
+    return f'<span style="{_CHIP}">{icon} {esc(" · ".join(map(str, _info(p))))}{extra}</span>'
 def _small(s): return f'<div style="font-size:80%;opacity:.7">{esc(s)}</div>' if s else ''
-def _fold(summary, body): return f'<details style="margin:4px 0"><summary style="cursor:pointer;opacity:.8">{summary}</summary>{body}</details>'
+def _fold(summary, body):
+    return (f'<details style="margin:4px 0"><summary style="cursor:pointer;opacity:.8">{summary}</summary>'
+            f'{body}</details>')
 def _pre(s): s,more = _cut(s); return f'<pre style="{PRE}">{esc(s)}</pre>' + _small(more)
 def _json(x): return json.dumps(x, indent=1, ensure_ascii=False, default=repr) if isinstance(x, (dict,list)) else str(x)
 
+# %% ../nbs/44_display.ipynb #110343d0
 def _img_src(p):
     "`(media type, base64)` to show image part `p` inline, or `None`"
     d = p.get('data')
@@ -125,17 +131,22 @@ def _img_src(p):
 def _parts(c)->list:
     "Tool result content `c` as parts"
     if isinstance(c, str): return [text_part(c)]
-    return [o if isinstance(o, Part) else Part(o) if isinstance(o, dict) and 'type' in o else text_part(_json(o)) for o in c or []]
+    return [o if isinstance(o, Part) else Part(o) if isinstance(o, dict) and 'type' in o else text_part(_json(o))
+            for o in c or []]
 
 def _html_media(p)->str:
     if p.get('type')=='image' and (src := _img_src(p)):
         cap = ' · '.join(map(str, _info(p)[1:]))
         return (f'<figure style="margin:4px 0"><img src="data:{src[0]};base64,{src[1]}" alt="{esc(cap)}" '
-                f'style="max-width:256px;max-height:256px;border-radius:4px;display:block"><figcaption style="font-size:80%;opacity:.7">{esc(cap)}</figcaption></figure>')
-    if isinstance(p.get('url'), str): return _chip(p, f' · <a href="{esc(p.url)}">{esc(p.url)}</a>' if re.match(r'https?://', p.url) else ' · '+esc(p.url))
+                f'style="max-width:256px;max-height:256px;border-radius:4px;display:block">'
+                f'<figcaption style="font-size:80%;opacity:.7">{esc(cap)}</figcaption></figure>')
+    if isinstance(p.get('url'), str):
+        return _chip(p, f' · <a href="{esc(p.url)}">{esc(p.url)}</a>' if re.match(r'https?://', p.url)
+                        else ' · '+esc(p.url))
     if _plain_text(p): return _fold(_chip(p), _pre(_plain_text(p)))
     return _chip(p)
 
+# %% ../nbs/44_display.ipynb #6457ebdd
 def _html_part(p, notes:list)->str:
     "HTML for part `p`; its citations are added to `notes`"
     t = p.get('type')
@@ -150,22 +161,26 @@ def _html_part(p, notes:list)->str:
     if t in _icons: return _html_media(p)
     if t=='tool_call':
         return (f'<div style="margin:4px 0"><span style="{_CHIP}">🔧 <b>{esc(str(p.get("name")))}</b></span>'
-                f'<span style="font-size:80%;opacity:.6">{esc(str(p.get("id") or ""))}</span>{_pre(_json(elide(p.get("args"), 2000)))}</div>')
+                f'<span style="font-size:80%;opacity:.6">{esc(str(p.get("id") or ""))}</span>'
+                f'{_pre(_json(elide(p.get("args"), 2000)))}</div>')
     if t=='tool_result':
         err = ' <b style="color:#d33">error</b>' if p.get('is_error') else ''
         inner = ''.join(_html_part(o, notes) for o in _parts(p.get('content')))
-        return (f'<div style="margin:4px 0;padding-left:8px;border-left:2px solid rgba(128,128,128,.5)"><span style="{_CHIP}">↩ result'
-                f'{" of <b>"+esc(str(p.name))+"</b>" if p.get("name") else ""}{err}</span><span style="font-size:80%;opacity:.6">{esc(str(p.get("id") or ""))}</span>{inner}</div>')
+        return (f'<div style="margin:4px 0;padding-left:8px;border-left:2px solid rgba(128,128,128,.5)">'
+                f'<span style="{_CHIP}">↩ result{" of <b>"+esc(str(p.name))+"</b>" if p.get("name") else ""}'
+                f'{err}</span>'
+                f'<span style="font-size:80%;opacity:.6">{esc(str(p.get("id") or ""))}</span>{inner}</div>')
+    frm = " from "+esc(str(p.api)) if p.get("api") else ""
     if t=='thinking':
         s = p.get('text') or ''
         if s: s,more = _cut(s); return _fold(f'💭 reasoning ({len(p.text):,} chars)', md2html(s) + _small(more))
-        return _fold(f'💭 reasoning{" from "+esc(str(p.api)) if p.get("api") else ""}, not readable', _pre(pfmt(p.get('raw'), 500)))
+        return _fold(f'💭 reasoning{frm}, not readable', _pre(pfmt(p.get('raw'), 500)))
     if t=='unread': return f'<span style="{_CHIP}">⚠ {esc(p.err)}</span>' + _pre(pfmt(p.item, 500))
     raw = p.get('raw', p)
     what = raw.get('type') if isinstance(raw, dict) else None
-    return _fold(f'⚙ {esc(str(t))}{" from "+esc(str(p.api)) if p.get("api") else ""}{": "+esc(str(what)) if what else ""}', _pre(pfmt(raw, 500)))
+    return _fold(f'⚙ {esc(str(t))}{frm}{": "+esc(str(what)) if what else ""}', _pre(pfmt(raw, 500)))
 
-# %% ../nbs/44_display.ipynb #ad1adc90
+# %% ../nbs/44_display.ipynb #64b0b835
 _maxview = 500_000
 
 def _turns(x, api=None)->list:
@@ -181,11 +196,13 @@ def _turns(x, api=None)->list:
             try: ts = read_history([o], role=role, ad=ad)
             except Exception as e:
                 r = o.get('role') if isinstance(o, dict) and isinstance(o.get('role'), str) else '?'
-                ts = [Turn(role=r, parts=[Part(type='unread', err=f"Can't read this item ({type(e).__name__}: {str(e)[:200]})", item=o)])]
+                err = f"Can't read this item ({type(e).__name__}: {str(e)[:200]})"
+                ts = [Turn(role=r, parts=[Part(type='unread', err=err, item=o)])]
             role = 'assistant' if (ts[-1]['role'] if ts else role)=='user' else 'user'
             out += ts
     return out
 
+# %% ../nbs/44_display.ipynb #4e681189
 def _row(t, part, row, more)->str:
     "The row of turn `t`: its parts (by `part`) and footnotes (by `row`), cut past half of `_maxview`"
     notes,ps,n = [],[],0
@@ -198,8 +215,10 @@ def _view(x, api, part, row, more):
     "Rows of `x`'s turns, taken from both ends until past `_maxview`, the middle summarised"
     ts = _turns(x, api)
     names = {p.get('id'):p.get('name') for t in ts for p in t.get('parts') or [] if p.get('type')=='tool_call'}
-    def _named(p): return Part({**p, 'name':names.get(p.get('id'))}) if p.get('type')=='tool_result' and not p.get('name') else p
-    ts = [Turn({**t, 'parts':[_named(p) for p in _cited(t)]}) for t in ts]  # copies: the caller's turns stay as they are
+    def _named(p):
+        return Part({**p, 'name':names.get(p.get('id'))}) if p.get('type')=='tool_result' and not p.get('name') else p
+    # copies: the caller's turns stay as they are
+    ts = [Turn({**t, 'parts':[_named(p) for p in _cited(t)]}) for t in ts]
     head,tail,n,i,k = [],[],0,0,len(ts)
     while i<k:
         front = len(head)<=len(tail)
@@ -210,28 +229,38 @@ def _view(x, api, part, row, more):
         else: tail.insert(0, r); k -= 1
     return head + ([more(f"… {k-i:,} turns not shown …")] if i<k else []) + tail
 
-# %% ../nbs/44_display.ipynb #e5cd2037
+# %% ../nbs/44_display.ipynb #926e5290
 _colors = dict(user='#3b82f6', assistant='#10b981', system='#a855f7', developer='#a855f7')
+
+def _html_note(q, s, u):
+    a = f'<a href="{esc(u)}">{esc(s or u)}</a>' if u else esc(s)
+    return f'<li>{"“"+esc(q)+"” — " if q else ""}{a}</li>'
 
 def _html_row(t, ps, notes)->str:
     role = str(t.get('role', '?'))
     sub = ''.join(_small(str(t[k])) for k in ('model',) if t.get(k))
-    fn = ''.join(f'<li>{"“"+esc(q)+"” — " if q else ""}{f"<a href={chr(34)}{esc(u)}{chr(34)}>{esc(s or u)}</a>" if u else esc(s)}</li>' for q,s,u in notes)
+    fn = ''.join(_html_note(*o) for o in notes)
     fn = f'<ol style="font-size:82%;opacity:.8;margin:4px 0 0;padding-left:1.6em">{fn}</ol>' if fn else ''
     return (f'<div style="display:flex;gap:10px;padding:6px 8px;border-top:1px solid rgba(128,128,128,.3);'
-            f'border-left:3px solid {_colors.get(role, "#9ca3af")}"><div style="flex:0 0 76px;font-weight:600;opacity:.8">'
-            f'{esc(role)}{sub}</div><div style="flex:1 1 auto;min-width:0;overflow-wrap:anywhere">{"".join(ps)}{fn}</div></div>')
+            f'border-left:3px solid {_colors.get(role, "#9ca3af")}">'
+            f'<div style="flex:0 0 76px;font-weight:600;opacity:.8">{esc(role)}{sub}</div>'
+            f'<div style="flex:1 1 auto;min-width:0;overflow-wrap:anywhere">{"".join(ps)}{fn}</div></div>')
 
 def view_html(
     x, # A message, a history (any API's form, or neutral turns), or an SDK response
     api:str=None, # The API to prefer where a block could be several APIs'
 )->str:
     "HTML (inline styles, no script) showing `x` as a conversation: one row per turn"
+    # a view never raises: the elided repr instead
     try: rows = _view(x, api, _html_part, _html_row, _small)
-    except Exception: rows = [f'<pre style="{PRE}">{esc(pfmt(x))}</pre>']  # a view never raises: the elided repr instead
-    return f'<div style="font-family:system-ui,sans-serif;font-size:14px;line-height:1.4;max-width:900px">{"".join(rows)}</div>'
+    except Exception: rows = [f'<pre style="{PRE}">{esc(pfmt(x))}</pre>']
+    style = 'font-family:system-ui,sans-serif;font-size:14px;line-height:1.4;max-width:900px'
+    return f'<div style="{style}">{"".join(rows)}</div>'
 
-# %% ../nbs/44_display.ipynb #56adfff4
+# %% ../nbs/44_display.ipynb #a616d877
+#| export
+
+# %% ../nbs/44_display.ipynb #cf40ee4b
 def _fence(s, lang=''):
     s,more = _cut(s)
     f = '`'*max(3, max(map(len, re.findall('`+', s)), default=0)+1)
@@ -240,6 +269,7 @@ def _fence(s, lang=''):
 def _mchip(p): return f"`{_icons.get(p.get('type'), '▫')} {' · '.join(map(str, _info(p))).replace('`', '')}`"
 def _quote(s): return '\n'.join('> '+o for o in s.split('\n'))
 
+# %% ../nbs/44_display.ipynb #ce4b8e57
 def _md_part(p, notes:list)->str:
     "Markdown for part `p`; its citations are added to `notes`"
     t = p.get('type')
@@ -251,25 +281,34 @@ def _md_part(p, notes:list)->str:
             s += ''.join(f' [{len(notes)+i+1}]' for i in range(len(cs))); notes += [_note(c) for c in cs]
         return s + (f"\n\n*{more}*" if more else '')
     if t in _icons:
-        if t=='image' and (src := _img_src(p)): return f"![{md_esc(' · '.join(map(str, _info(p)[1:])))}](data:{src[0]};base64,{src[1]})"
-        if isinstance(p.get('url'), str): return f"{_mchip(p)} <{md_url(p.url)}>" if re.match(r'https?://', p.url, re.I) else _mchip(p)
+        if t=='image' and (src := _img_src(p)):
+            return f"![{md_esc(' · '.join(map(str, _info(p)[1:])))}](data:{src[0]};base64,{src[1]})"
+        if isinstance(p.get('url'), str):
+            return f"{_mchip(p)} <{md_url(p.url)}>" if re.match(r'https?://', p.url, re.I) else _mchip(p)
         return _mchip(p)
-    if t=='tool_call': return f"🔧 **{md_esc(p.get('name'))}** {md_code(p.get('id'))}\n\n" + _fence(_json(elide(p.get('args'), 2000)), 'json')
+    if t=='tool_call':
+        args = _fence(_json(elide(p.get('args'), 2000)), 'json')
+        return f"🔧 **{md_esc(p.get('name'))}** {md_code(p.get('id'))}\n\n" + args
     if t=='tool_result':
         inner = '\n\n'.join(_md_part(o, notes) for o in _parts(p.get('content')))
-        head = f"↩ **result**{' of '+md_code(p.name) if p.get('name') else ''}{' **error**' if p.get('is_error') else ''} {md_code(p.get('id'))}"
+        of = ' of '+md_code(p.name) if p.get('name') else ''
+        head = f"↩ **result**{of}{' **error**' if p.get('is_error') else ''} {md_code(p.get('id'))}"
         return head + '\n\n' + _quote(inner)
     if t=='thinking':
         body = md_safe(_cut(p.text)[0]) if p.get('text') else _fence(pfmt(p.get('raw'), 500))
         return f"<details><summary>💭 reasoning</summary>\n\n{body}\n\n</details>"
     if t=='unread': return f"⚠ {md_esc(p.err)}\n\n" + _fence(pfmt(p.item, 500))
-    return f"<details><summary>⚙ {esc(str(t))}{' from '+esc(str(p.api)) if p.get('api') else ''}</summary>\n\n{_fence(pfmt(p.get('raw', p), 500))}\n\n</details>"
+    frm = ' from '+esc(str(p.api)) if p.get('api') else ''
+    return f"<details><summary>⚙ {esc(str(t))}{frm}</summary>\n\n{_fence(pfmt(p.get('raw', p), 500))}\n\n</details>"
 
-def _md_note(q, s, u): return ('“'+md_esc(q)+'” — ' if q else '') + (f"[{md_esc(s or u)}]({md_url(u)})" if u else md_esc(s))
+# %% ../nbs/44_display.ipynb #46e46f40
+def _md_note(q, s, u):
+    return ('“'+md_esc(q)+'” — ' if q else '') + (f"[{md_esc(s or u)}]({md_url(u)})" if u else md_esc(s))
 
 def _md_row(t, ps, notes)->str:
     fn = '\n'.join(f"{i+1}. {_md_note(*o)}" for i,o in enumerate(notes))
-    return f"**{md_esc(t.get('role', '?'))}**{' · '+md_esc(t.model) if t.get('model') else ''}\n\n" + '\n\n'.join(ps) + (f"\n\n{fn}" if fn else '')
+    model = ' · '+md_esc(t.model) if t.get('model') else ''
+    return f"**{md_esc(t.get('role', '?'))}**{model}\n\n" + '\n\n'.join(ps) + (f"\n\n{fn}" if fn else '')
 
 def view_markdown(
     x, # A message, a history (any API's form, or neutral turns), or an SDK response
@@ -279,11 +318,12 @@ def view_markdown(
     try: return '\n\n---\n\n'.join(_view(x, api, _md_part, _md_row, lambda s: f"*{s}*"))
     except Exception: return '~~~\n' + pfmt(x) + '\n~~~'  # a view never raises
 
-# %% ../nbs/44_display.ipynb #c1e4116f
+# %% ../nbs/44_display.ipynb #6e7ad97f
 def _strs(v)->list:
     "The text in `v`: itself if a `str`, else the `text` fields it holds"
     if isinstance(v, str): return [v]
-    if isinstance(v, dict): return [v['text']] if isinstance(v.get('text'), str) else [s for o in v.values() for s in _strs(o)]
+    if isinstance(v, dict):
+        return [v['text']] if isinstance(v.get('text'), str) else [s for o in v.values() for s in _strs(o)]
     return [s for o in v for s in _strs(o)] if isinstance(v, list) else []
 
 def _tool_names(v, ad)->list|None:
@@ -304,23 +344,25 @@ def _req_fields(r)->list:
     ad = get_api(r.api) if r.api in apis() else None
     try: system = (ad.unrequest(r) or {}).get('system') if ad else None
     except Exception: system = None
-    return [(f"{k}.{k2}" if isinstance(v, dict) else k, _brief(v2, ad, system)) for k,v in r.items() if not isinstance(v, History)
+    return [(f"{k}.{k2}" if isinstance(v, dict) else k, _brief(v2, ad, system))
+            for k,v in r.items() if not isinstance(v, History)
             for k2,v2 in (v.items() if isinstance(v, dict) and v else [(k, v)])]
 
+# %% ../nbs/44_display.ipynb #2f65e595
 @patch
 def _repr_html_(self:Request):
     td = 'style="padding:1px 10px 1px 0;vertical-align:top;opacity:.7;white-space:nowrap"'
-    rows = ''.join(f'<tr><td {td}>{esc(k)}</td><td style="white-space:pre-wrap;overflow-wrap:anywhere">{esc(b)}</td></tr>'
-                   for k,b in _req_fields(self))
-    return (f'<table style="font-family:system-ui,sans-serif;font-size:13px;border-collapse:collapse;margin:0 0 6px">{rows}</table>'
-            + view_html(self.msgs()))
+    cell = 'style="white-space:pre-wrap;overflow-wrap:anywhere"'
+    rows = ''.join(f'<tr><td {td}>{esc(k)}</td><td {cell}>{esc(b)}</td></tr>' for k,b in _req_fields(self))
+    table = 'font-family:system-ui,sans-serif;font-size:13px;border-collapse:collapse;margin:0 0 6px'
+    return f'<table style="{table}">{rows}</table>' + view_html(self.msgs())
 
 @patch
 def _repr_markdown_(self:Request):
     rows = '\n'.join(f"- {md_code(k)}: {md_esc(b)}" for k,b in _req_fields(self))
     return rows + '\n\n' + view_markdown(self.msgs())
 
-# %% ../nbs/44_display.ipynb #e716b5ce
+# %% ../nbs/44_display.ipynb #d845b832
 @patch
 def _repr_html_(self:Msg): return view_html(self)
 @patch
