@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['thumb', 'view_html', 'view_markdown']
 
-# %% ../nbs/44_display.ipynb #c3cd835d
+# %% ../nbs/44_display.ipynb #656bfafc
 import io, json, re, warnings  # html, hashlib and pprint load when a view is made
 from fastcore.basics import patch
 from .codec import b64
@@ -19,7 +19,7 @@ from .fit import upright, mode8
 from .elide import elide, pfmt, sz
 from .markdown import *
 
-# %% ../nbs/44_display.ipynb #5b40b6e1
+# %% ../nbs/44_display.ipynb #4b56ca25
 _web_mts = {'image/png','image/jpeg','image/gif','image/webp'}
 _thumbs = {}
 
@@ -56,7 +56,7 @@ def thumb(
         _thumbs[k] = _mk_thumb(b, px, limit)
     return _thumbs[k]
 
-# %% ../nbs/44_display.ipynb #681246d8
+# %% ../nbs/44_display.ipynb #feb1e32e
 _icons = dict(image='🖼', document='📄', audio='🔊', video='🎞')
 _CHIP = ('display:inline-block;margin:2px 4px 2px 0;padding:1px 8px;border:1px solid rgba(128,128,128,.5);'
          'border-radius:10px;font-size:85%;background:rgba(128,128,128,.1)')
@@ -83,7 +83,7 @@ def _info(p)->list:
     if (n := p.get('title') or p.get('filename') or p.get('name')): r.append(f"“{n}”")
     return r
 
-# %% ../nbs/44_display.ipynb #438955d6
+# %% ../nbs/44_display.ipynb #cfb1e0d2
 def _cites(p)->list:
     "`(quote, source, url)` of the citations text part `p` carries, read by the adapter of the block it came from"
     if p.get('cites'): return p.cites
@@ -109,7 +109,7 @@ def _note(c)->tuple:
     q,src,url = c
     return _cut(q, 300)[0], src, url if isinstance(url, str) and re.match(r'https?://', url) else None
 
-# %% ../nbs/44_display.ipynb #4a439e9f
+# %% ../nbs/44_display.ipynb #50469284
 def _chip(p, extra='')->str:
     icon = _icons.get(p.get("type"), "▫")
     return f'<span style="{_CHIP}">{icon} {esc(" · ".join(map(str, _info(p))))}{extra}</span>'
@@ -120,7 +120,7 @@ def _fold(summary, body):
 def _pre(s): s,more = _cut(s); return f'<pre style="{PRE}">{esc(s)}</pre>' + _small(more)
 def _json(x): return json.dumps(x, indent=1, ensure_ascii=False, default=repr) if isinstance(x, (dict,list)) else str(x)
 
-# %% ../nbs/44_display.ipynb #880567e7
+# %% ../nbs/44_display.ipynb #d58e0be6
 def _img_src(p):
     "`(media type, base64)` to show image part `p` inline, or `None`"
     d = p.get('data')
@@ -146,7 +146,7 @@ def _html_media(p)->str:
     if _plain_text(p): return _fold(_chip(p), _pre(_plain_text(p)))
     return _chip(p)
 
-# %% ../nbs/44_display.ipynb #5ac5a5d4
+# %% ../nbs/44_display.ipynb #782aac07
 def _html_part(p, notes:list)->str:
     "HTML for part `p`; its citations are added to `notes`"
     t = p.get('type')
@@ -180,7 +180,7 @@ def _html_part(p, notes:list)->str:
     what = raw.get('type') if isinstance(raw, dict) else None
     return _fold(f'⚙ {esc(str(t))}{frm}{": "+esc(str(what)) if what else ""}', _pre(pfmt(raw, 500)))
 
-# %% ../nbs/44_display.ipynb #9de54643
+# %% ../nbs/44_display.ipynb #e48cdb30
 _maxview = 500_000
 
 def _turns(x, api=None)->list:
@@ -202,7 +202,7 @@ def _turns(x, api=None)->list:
             out += ts
     return out
 
-# %% ../nbs/44_display.ipynb #db3c7257
+# %% ../nbs/44_display.ipynb #72bfa7a9
 def _row(t, part, row, more)->str:
     "The row of turn `t`: its parts (by `part`) and footnotes (by `row`), cut past half of `_maxview`"
     notes,ps,n = [],[],0
@@ -229,7 +229,7 @@ def _view(x, api, part, row, more):
         else: tail.insert(0, r); k -= 1
     return head + ([more(f"… {k-i:,} turns not shown …")] if i<k else []) + tail
 
-# %% ../nbs/44_display.ipynb #c01e40b1
+# %% ../nbs/44_display.ipynb #63f77c53
 _colors = dict(user='#3b82f6', assistant='#10b981', system='#a855f7', developer='#a855f7')
 
 def _html_note(q, s, u):
@@ -257,7 +257,7 @@ def view_html(
     style = 'font-family:system-ui,sans-serif;font-size:14px;line-height:1.4;max-width:900px'
     return f'<div style="{style}">{"".join(rows)}</div>'
 
-# %% ../nbs/44_display.ipynb #fd4bff4c
+# %% ../nbs/44_display.ipynb #cbbd495f
 def _fence(s, lang=''):
     s,more = _cut(s)
     f = '`'*max(3, max(map(len, re.findall('`+', s)), default=0)+1)
@@ -266,7 +266,7 @@ def _fence(s, lang=''):
 def _mchip(p): return f"`{_icons.get(p.get('type'), '▫')} {' · '.join(map(str, _info(p))).replace('`', '')}`"
 def _quote(s): return '\n'.join('> '+o for o in s.split('\n'))
 
-# %% ../nbs/44_display.ipynb #d86b6452
+# %% ../nbs/44_display.ipynb #3dfcc8dd
 def _md_part(p, notes:list)->str:
     "Markdown for part `p`; its citations are added to `notes`"
     t = p.get('type')
@@ -298,7 +298,7 @@ def _md_part(p, notes:list)->str:
     frm = ' from '+esc(str(p.api)) if p.get('api') else ''
     return f"<details><summary>⚙ {esc(str(t))}{frm}</summary>\n\n{_fence(pfmt(p.get('raw', p), 500))}\n\n</details>"
 
-# %% ../nbs/44_display.ipynb #c3237d11
+# %% ../nbs/44_display.ipynb #5d0f7393
 def _md_note(q, s, u):
     return ('“'+md_esc(q)+'” — ' if q else '') + (f"[{md_esc(s or u)}]({md_url(u)})" if u else md_esc(s))
 
@@ -315,7 +315,7 @@ def view_markdown(
     try: return '\n\n---\n\n'.join(_view(x, api, _md_part, _md_row, lambda s: f"*{s}*"))
     except Exception: return '~~~\n' + pfmt(x) + '\n~~~'  # a view never raises
 
-# %% ../nbs/44_display.ipynb #c636bec5
+# %% ../nbs/44_display.ipynb #b067180f
 def _strs(v)->list:
     "The text in `v`: itself if a `str`, else the `text` fields it holds"
     if isinstance(v, str): return [v]
@@ -345,7 +345,7 @@ def _req_fields(r)->list:
             for k,v in r.items() if not isinstance(v, History)
             for k2,v2 in (v.items() if isinstance(v, dict) and v else [(k, v)])]
 
-# %% ../nbs/44_display.ipynb #045126e2
+# %% ../nbs/44_display.ipynb #73f9a47b
 @patch
 def _repr_html_(self:Request):
     td = 'style="padding:1px 10px 1px 0;vertical-align:top;opacity:.7;white-space:nowrap"'
@@ -359,7 +359,7 @@ def _repr_markdown_(self:Request):
     rows = '\n'.join(f"- {md_code(k)}: {md_esc(b)}" for k,b in _req_fields(self))
     return rows + '\n\n' + view_markdown(self.msgs())
 
-# %% ../nbs/44_display.ipynb #58b2da49
+# %% ../nbs/44_display.ipynb #f3c31610
 @patch
 def _repr_html_(self:Msg): return view_html(self)
 @patch

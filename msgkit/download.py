@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['FetchError', 'fetch', 'fetch_part', 'fetcher']
 
-# %% ../nbs/40_download.ipynb #bd586a0b
+# %% ../nbs/40_download.ipynb #9993a29f
 import threading
 from functools import partial
 from .errors import *
@@ -13,7 +13,7 @@ from .sniff import *
 from .parts import *
 from .mediapart import media
 
-# %% ../nbs/40_download.ipynb #22242b0c
+# %% ../nbs/40_download.ipynb #3f92b80f
 import ipaddress, socket, time, zlib
 from urllib.parse import urljoin, urlsplit
 
@@ -23,7 +23,7 @@ class FetchError(InputError):
 def _chk_scheme(u):
     if not isinstance(u, str) or not is_url(u): raise FetchError(f"Only http(s) URLs are fetched, not {str(u)[:200]!r}")
 
-# %% ../nbs/40_download.ipynb #ccd8fbf5
+# %% ../nbs/40_download.ipynb #a4fd6def
 def _lookup(host:str)->list:
     "The addresses DNS gives for name `host`"
     try: return [ipaddress.ip_address(o[4][0].split('%')[0])
@@ -46,7 +46,7 @@ def _public(ip)->bool:
     "Is `ip` a public address, and so is every IPv4 address it carries?"
     return all(o.is_global and not o.is_multicast for o in [ip, *_embedded(ip)])
 
-# %% ../nbs/40_download.ipynb #ad35aec1
+# %% ../nbs/40_download.ipynb #917247f3
 def _chk_host(u, allow_private):
     "A `FetchError` if `u`'s host is, or resolves to, an address that isn't public (unless `allow_private`)"
     try: host = urlsplit(u).hostname
@@ -59,7 +59,7 @@ def _chk_host(u, allow_private):
     if bad: raise FetchError(f"{u} is on a private, loopback or link-local address ({', '.join(bad)}): refused; "
                              "pass allow_private=True to fetch from your own network")
 
-# %% ../nbs/40_download.ipynb #3a7deb7c
+# %% ../nbs/40_download.ipynb #a75c2555
 def _client(timeout, allow_private):
     "An `httpx.Client` that connects only to an address it checked: no second DNS lookup for a rebinding server"
     import httpx, httpcore
@@ -73,7 +73,7 @@ def _client(timeout, allow_private):
     if hasattr(tr, '_pool') and hasattr(tr._pool, '_network_backend'): tr._pool._network_backend = Backend()
     return httpx.Client(timeout=timeout, transport=tr)
 
-# %% ../nbs/40_download.ipynb #e3895388
+# %% ../nbs/40_download.ipynb #822e108c
 _accept = 'gzip, deflate'  # the codings msgkit decodes itself, a bounded step at a time
 
 # all of the client's headers a hop to another origin gets
@@ -88,7 +88,7 @@ def _req(cli, u, home:bool, tmo, trace=None):
     req.headers['Accept-Encoding'] = _accept
     return req
 
-# %% ../nbs/40_download.ipynb #a03b476e
+# %% ../nbs/40_download.ipynb #22100e78
 _CH = 1<<16  # the most bytes one decoding step makes
 _IN = 1<<10  # the most bytes one step is given: zlib copies what follows a gzip member, so many tiny members stay cheap
 
@@ -117,7 +117,7 @@ def _inflate(chunks, enc:str, tick):
         if not gz: return  # a deflate stream is one; what follows it is ignored
         c,n = more(d.unused_data),n+1
 
-# %% ../nbs/40_download.ipynb #e3580664
+# %% ../nbs/40_download.ipynb #8c4cab11
 def _capped(chunks, u, max_bytes):
     "`chunks`, refused as soon as they pass `max_bytes` in all"
     n = 0
@@ -143,7 +143,7 @@ def _body(r, u, max_bytes, tick)->bytes:
     except zlib.error as e: raise FetchError(f"GET {u}: its {ce} body doesn't decode: {e}") from None
     return bytes(buf)
 
-# %% ../nbs/40_download.ipynb #d66907fd
+# %% ../nbs/40_download.ipynb #843f70cd
 class _Run:
     "One fetch's worker: whether it was called off, and the connections it opened, to shut when it is"
     def __init__(self): self.off,self.streams = False,[]
@@ -160,7 +160,7 @@ def _origin(u):
     try: s = urlsplit(u); return s.scheme, s.hostname, s.port or {'http':80, 'https':443}.get(s.scheme)
     except ValueError as e: raise FetchError(f"{u[:200]!r} is not a valid URL: {e}") from None
 
-# %% ../nbs/40_download.ipynb #c1f80643
+# %% ../nbs/40_download.ipynb #41a00905
 def _send(cli, u, at_home, tmo, run):
     "The response to the GET for hop `u`, unfollowed and streamed, with its client's credentials only `at_home`"
     import httpx
@@ -171,7 +171,7 @@ def _send(cli, u, at_home, tmo, run):
         raise FetchError(f"Only http(s) URLs are fetched: {u} redirects to a URL that isn't one ({e})") from None
     except FetchError as e: raise FetchError(f"GET {u}: {e}") from None  # the connect-time check knows only the host
 
-# %% ../nbs/40_download.ipynb #679f5c66
+# %% ../nbs/40_download.ipynb #6bf6f35f
 def _get(cli, u, max_bytes, max_redirects, timeout, allow_private, run):
     "`(bytes, content type, final url)` of `u`, following at most `max_redirects` redirects, within `timeout` seconds"
     import httpx
@@ -205,14 +205,14 @@ def _get(cli, u, max_bytes, max_redirects, timeout, allow_private, run):
         except Exception as e: raise FetchError(f"GET {u[:200]} failed: {type(e).__name__}: {e}") from None
     raise FetchError(f"GET {u}: more than {max_redirects} redirects")
 
-# %% ../nbs/40_download.ipynb #69582e05
+# %% ../nbs/40_download.ipynb #bbb229ad
 def _chk_claim(u, expect, mt):
     "A `FetchError` unless media type `mt` is what `expect` claims: a kind ('image'), or a media type"
     if not expect or (mt==expect if '/' in expect else media_kind(mt)==expect): return
     what = expect if '/' in expect else f"{'an' if expect[0] in 'aeiou' else 'a'} {expect}"
     raise FetchError(f"{u} claims to be {what}, but it sent {mt}: refused")
 
-# %% ../nbs/40_download.ipynb #8c88f03c
+# %% ../nbs/40_download.ipynb #f56bc547
 @guard('an http(s) URL')
 def fetch(
     u:str, # An http(s) URL
@@ -252,7 +252,7 @@ def fetch(
     try: return media(b, mt, **kw)
     except (TypeError, ValueError) as e: raise FetchError(f"{u}: {e}") from None
 
-# %% ../nbs/40_download.ipynb #bec10a93
+# %% ../nbs/40_download.ipynb #0fc7433d
 _opts = ('client', 'max_bytes', 'timeout', 'max_redirects', 'allow_private')
 
 def _claim(p): return p.mt if p.type=='document' and p.get('mt')=='application/pdf' else p.type
@@ -268,7 +268,7 @@ def _fetch_opts(opts)->dict:
     raise InputTypeError("fetch= is True, a dict of fetch() options, an httpx.Client or a function, "
                          f"not {type(opts).__name__}")
 
-# %% ../nbs/40_download.ipynb #b32c7359
+# %% ../nbs/40_download.ipynb #f0ee53a8
 def fetch_part(
     p:Part, # A media part with a `url`
     opts=True, # `True`, a dict of `fetch` options, an `httpx.Client`, or a function used in place of `fetch`

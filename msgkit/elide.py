@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['sz', 'Elided', 'elide', 'pfmt', 'show_repr']
 
-# %% ../nbs/42_elide.ipynb #3d0cc691
+# %% ../nbs/42_elide.ipynb #65abdf62
 import base64, re  # pprint loads when a repr is made
 from fastcore.basics import patch
 from .sniff import media_type, is_data_uri, data_head
@@ -13,7 +13,7 @@ from .parts import dump, Part, Turn
 from .msgs import Msg, History, Request
 from .adapters.base import payload_keys, mt_keys
 
-# %% ../nbs/42_elide.ipynb #e6689577
+# %% ../nbs/42_elide.ipynb #bc30d7fa
 def sz(n:int)->str:
     "`n` bytes, for people: '12 B', '3.4 KB', '270 KB', '1.2 MB'"
     if n<1000: return f"{n} B"
@@ -26,7 +26,7 @@ class Elided:
     def __repr__(self): return f"<{self.mt} {sz(self.n)}>"
     def __eq__(self, o): return isinstance(o, Elided) and (self.mt,self.n)==(o.mt,o.n)
 
-# %% ../nbs/42_elide.ipynb #894f24d1
+# %% ../nbs/42_elide.ipynb #6ce6fd6c
 def _sniff(b, hint=None)->str:
     "Media type of bytes `b` from their signature, else `hint`, else 'bytes'"
     try: mt = media_type(b)  # whole: an Office file's zip says what it holds at its end
@@ -43,7 +43,7 @@ def _head_bytes(s:str)->bytes:
 
 def _nb64(s): s = s.rstrip(); return len(s)*3//4 - (len(s)-len(s.rstrip('=')))
 
-# %% ../nbs/42_elide.ipynb #0f68a4ed
+# %% ../nbs/42_elide.ipynb #e63c3c34
 _b64_re,_b64_line = re.compile(r'[A-Za-z0-9+/_\-\r\n]+={0,2}'),re.compile(r'[A-Za-z0-9+/_\-]+={0,2}')
 
 def _unwrap(s:str)->str:
@@ -60,7 +60,7 @@ def _b64ish(s:str)->bool:
     return (pc(str.isupper)>=.2 and pc(str.islower)>=.2 and pc(str.isdigit)>=.04 and len(set(t))>=40
             and not re.search('[a-z]{20}', t) and not (set(t)&set('+/') and set(t)&set('-_')))
 
-# %% ../nbs/42_elide.ipynb #0d5b5cd8
+# %% ../nbs/42_elide.ipynb #9ceb8993
 def _elide_str(s:str, hint=None, maxlen=None, field=False):
     if is_data_uri(s):
         m,i = data_head(s := s.strip())
@@ -72,7 +72,7 @@ def _elide_str(s:str, hint=None, maxlen=None, field=False):
     if maxlen and len(s)>maxlen: return s[:maxlen] + f"…<{len(s)-maxlen:,} more chars>"
     return s
 
-# %% ../nbs/42_elide.ipynb #a1e8f4b1
+# %% ../nbs/42_elide.ipynb #1acd4d39
 def elide(
     x, # A message, a history, a part, an SDK response, or any structure of dicts and lists
     maxlen:int=None, # Cut other text longer than this
@@ -92,7 +92,7 @@ def elide(
     if isinstance(x, (list,tuple)): return [elide(o, maxlen) for o in x]
     return x
 
-# %% ../nbs/42_elide.ipynb #5683319c
+# %% ../nbs/42_elide.ipynb #b9ef5b21
 def pfmt(x, maxlen=2000, width=120, limit=50_000)->str:
     "The elided repr of `x`, at most `limit` characters"
     import pprint
@@ -107,7 +107,7 @@ def show_repr(
     "Print `x` with its payloads elided (`elide`): a repr that never prints base64"
     print(pfmt(x, maxlen, width))
 
-# %% ../nbs/42_elide.ipynb #0b6fcab0
+# %% ../nbs/42_elide.ipynb #31e78dca
 @patch
 def __repr__(self:Msg): return pfmt(self)
 @patch

@@ -6,7 +6,7 @@
 __all__ = ['CHOICES', 'Adapter', 'kind_err', 'measured', 'mb', 'no_opt', 'chk_effort', 'chk_choice', 'json_schema',
            'chk_ttl_order', 'payload_keys', 'mt_keys', 'contract']
 
-# %% ../../nbs/20_adapters.ipynb #990ffc63
+# %% ../../nbs/20_adapters.ipynb #fe377d22
 import copy, json, math, re
 from fastcore.basics import basic_repr, patch
 from ..errors import *
@@ -17,7 +17,7 @@ from ..losses import lose
 from ..registry import all_adapters, get_api
 from ..mediapart import with_fields
 
-# %% ../../nbs/20_adapters.ipynb #31d96cae
+# %% ../../nbs/20_adapters.ipynb #07ba1ac5
 class Adapter:
     "Base for API adapters: subclasses say how their API spells each part, and what it takes"
     name = None  # the `api=` value
@@ -47,7 +47,7 @@ class Adapter:
         c = d.get('content') if len(d)==2 and d.get('role')==role else None
         return c if type(c) is str else None
 
-# %% ../../nbs/20_adapters.ipynb #79b4c04f
+# %% ../../nbs/20_adapters.ipynb #cd16dc09
 _fit_mts = {'image/gif','image/bmp','image/tiff','image/png','image/jpeg','image/webp'}  # what Pillow decodes by itself
 
 def kind_err(api, p, ok)->InputError:
@@ -68,7 +68,7 @@ def mb(n:int)->str:
     if n>=2**20: return f"{n/2**20:.2f}".rstrip('0').rstrip('.') + ' MB'
     return f"{n/1024:.0f} KB" if n>=1024 else f"{n} bytes"
 
-# %% ../../nbs/20_adapters.ipynb #108759ef
+# %% ../../nbs/20_adapters.ipynb #83822fd2
 @patch
 def chk_opts(self:Adapter, kw):
     "Raise `InputTypeError` for options this adapter does not take"
@@ -84,7 +84,7 @@ def chk_role(self:Adapter, m):
         hint = self.role_hint if r in ('system','developer') else ''
         raise InputError(f"api={self.name!r} takes roles {', '.join(self.roles)}, not {r!r}{hint}")
 
-# %% ../../nbs/20_adapters.ipynb #eb15c822
+# %% ../../nbs/20_adapters.ipynb #2a8515bd
 @patch
 def takes(self:Adapter, p)->bool:
     "Can this API take part `p` as it is (bytes, URL or provider file)?"
@@ -108,7 +108,7 @@ def chk(self:Adapter, p):
     ok = ', '.join(sorted(self.media_types.get(p.type, ()))) or f'no {p.type}'
     raise kind_err(self.name, p, ok)
 
-# %% ../../nbs/20_adapters.ipynb #0005dcb0
+# %% ../../nbs/20_adapters.ipynb #61558b7a
 @patch
 def max_read(self:Adapter)->int:
     "The most bytes this API takes in one part (the largest of its `limits`, as raw bytes): what msgkit reads for it"
@@ -127,7 +127,7 @@ def chk_size(self:Adapter, p):
     # pixels: the renderer checks every image of the request at once (`chk_px`), the limit depending on how many
     return p
 
-# %% ../../nbs/20_adapters.ipynb #66e645ef
+# %% ../../nbs/20_adapters.ipynb #83de866f
 # most pixels a side; of each, past `img_many` images
 Adapter.img_px,Adapter.img_px_many,Adapter.img_many = None,None,None
 # the long edge `fit` makes an image (`None`: as big as it may); animated ok
@@ -158,7 +158,7 @@ def chk_px(self:Adapter, imgs:list):
             which = f"image {i+1} of {len(imgs)} is" if len(imgs)>1 else "this image is"
             raise InputError(f"api={self.name!r} {why}; {which} {size[0]}×{size[1]}: fit=True downscales it")
 
-# %% ../../nbs/20_adapters.ipynb #6b0f08ea
+# %% ../../nbs/20_adapters.ipynb #7b106ff9
 Adapter.msg_shape,Adapter.block_shape,Adapter.extra_keys = None,None,()
 
 @patch
@@ -191,7 +191,7 @@ def split_msg(self:Adapter, d)->tuple|None:
     "`(role, content)` if `d` is a message in this API's form, else `None`"
     return (d['role'], d['content']) if 'role' in d and 'content' in d else None
 
-# %% ../../nbs/20_adapters.ipynb #2c015856
+# %% ../../nbs/20_adapters.ipynb #25a628ed
 @patch
 def parse_block(self:Adapter, d:dict):
     "Block `d` (in this API's form) as a part"
@@ -229,7 +229,7 @@ def resp(self:Adapter, x):
     "Response `x` as a plain dict, if it is one of this API's responses; else `None`"
     return dump(x) if self.items(x) is not None else None
 
-# %% ../../nbs/20_adapters.ipynb #66bfbd76
+# %% ../../nbs/20_adapters.ipynb #a339309f
 # tool-call ids: a regex character class, a length
 Adapter.id_chars,Adapter.id_max,Adapter.first_user = None,None,False
 Adapter.msg_names = False  # does it take `name` on messages?
@@ -255,7 +255,7 @@ def tidy(self:Adapter, msgs:list)->list:
     if run: out.append(run[0] if len(run)==1 else self.join(run))
     return out
 
-# %% ../../nbs/20_adapters.ipynb #53b8401d
+# %% ../../nbs/20_adapters.ipynb #3621198a
 @patch
 def before_send(self:Adapter, msgs:list)->list:
     "A finished history (cache marks placed) as it may be sent: rules about its last turn or totals; default: as it is"
@@ -276,7 +276,7 @@ def reasoning(self:Adapter, p, **kw):
     "A block for `thinking` part `p` that did not come from this API, or `None` if this API can't take it"
     return None
 
-# %% ../../nbs/20_adapters.ipynb #fa341439
+# %% ../../nbs/20_adapters.ipynb #d6a141b0
 CHOICES = ('auto','none','required')
 
 def no_opt(api, name, hint='')->InputError:
@@ -304,7 +304,7 @@ def json_schema(schema)->tuple:
                                f"not {type(schema).__name__}")
     return re.sub(r'[^a-zA-Z0-9_-]', '_', n)[:64], s
 
-# %% ../../nbs/20_adapters.ipynb #32ec05ae
+# %% ../../nbs/20_adapters.ipynb #a56cc0fd
 @patch
 def system_prompt(self:Adapter, groups:list):
     "The system prompt, for APIs that take it apart from the messages, from `groups` (each system message's parts)"
@@ -333,7 +333,7 @@ def unrequest(self:Adapter, req:dict):
     "`dict(msgs, system, tools, model, tool_choice)` of a request in this API's form, or `None` if `req` is not one"
     return None
 
-# %% ../../nbs/20_adapters.ipynb #79c89fae
+# %% ../../nbs/20_adapters.ipynb #69de76d5
 @patch
 def parse_tool(self:Adapter, d:dict)->list|None:
     "The neutral tools (`Tool`s) in tool definition `d`, if it is in this API's form; else `None`"
@@ -361,7 +361,7 @@ def chk_tool_name(self:Adapter, name, pat, what):
         raise InputError(f"api={self.name!r} takes tool names of {what}, not {name!r}")
     return name
 
-# %% ../../nbs/20_adapters.ipynb #46e8f48a
+# %% ../../nbs/20_adapters.ipynb #f5c4a53e
 @patch
 def usage(self:Adapter, r:dict)->dict:
     "Token usage of response dict `r`, as `mk_usage` gives it"
@@ -397,7 +397,7 @@ def batch_result(self:Adapter, d:dict)->tuple:
     "`(id, response dict, error)` of one line of this API's batch output (`error` is `None` for a success)"
     raise InputError(f"api={self.name!r} has no batch file format msgkit knows")
 
-# %% ../../nbs/20_adapters.ipynb #789f1344
+# %% ../../nbs/20_adapters.ipynb #a4d97ac3
 Adapter.cache_key,Adapter.max_marks,Adapter.explicit_cache = None,None,False
 
 def chk_ttl_order(api, ttls:list):
@@ -436,7 +436,7 @@ def unmark(self:Adapter, msg, ckey='content')->dict:
     if not isinstance(c, list): return msg
     return {**msg, ckey: [{k:v for k,v in o.items() if k!=self.cache_key} if isinstance(o,dict) else o for o in c]}
 
-# %% ../../nbs/20_adapters.ipynb #4059d369
+# %% ../../nbs/20_adapters.ipynb #a49d9323
 @patch
 def marks(self:Adapter, blocks)->list:
     "The cache marks among `blocks` (a message's content, a system prompt or the tools), as dicts"
@@ -454,7 +454,7 @@ def as_blocks(self:Adapter, msg)->dict:
     c = msg.get('content')
     return {**msg, 'content':[self.part(text_part(c), msg.get('role'))]} if isinstance(c, str) else msg
 
-# %% ../../nbs/20_adapters.ipynb #3a8ef81e
+# %% ../../nbs/20_adapters.ipynb #8dbe0044
 @patch
 def cache_system(self:Adapter, system, ttl=None):
     "`system` marked as a cache breakpoint, or `None` where this API takes no mark there"
@@ -481,7 +481,7 @@ def small_cache(self:Adapter, req:dict, n:int):
     "Why an explicit cache of `n` tokens (of request `req`) is too small for this API; `None` if it isn't"
     return None
 
-# %% ../../nbs/20_adapters.ipynb #44b6a268
+# %% ../../nbs/20_adapters.ipynb #4df16eb2
 @patch
 def chars_per_token(self:Adapter, model=None)->float:
     "The documented characters per token of text"
@@ -507,7 +507,7 @@ def est_av(self:Adapter, kind, secs, model=None)->int:
     "Tokens of `secs` seconds of `kind` ('audio' or 'video'; `None` seconds when unknown)"
     return math.ceil(32*(secs or 60))
 
-# %% ../../nbs/20_adapters.ipynb #b4a2c005
+# %% ../../nbs/20_adapters.ipynb #12cdd3ce
 @patch
 def est_tools(self:Adapter, tools:list, model=None, tool_choice=None)->int:
     "Tokens of tool definitions `tools` (in this API's form): their JSON text"
@@ -528,7 +528,7 @@ def est_reply(self:Adapter, model=None)->int:
     "Tokens a request adds to prime the reply"
     return 0
 
-# %% ../../nbs/20_adapters.ipynb #df3939e6
+# %% ../../nbs/20_adapters.ipynb #f1c579d0
 # fields holding payloads; fields holding media types
 Adapter.payload_keys,Adapter.mt_keys = ('data',),('mt',)
 
@@ -540,7 +540,7 @@ def mt_keys()->tuple:
     "The fields that hold media types in any API's dicts"
     return tuple(dict.fromkeys(k for o in all_adapters() for k in o.mt_keys))
 
-# %% ../../nbs/20_adapters.ipynb #3dcd4fd4
+# %% ../../nbs/20_adapters.ipynb #a8e2d5b4
 _attr_docs = dict(
     name="the `api=` value", media_types="kind -> the media types it takes as bytes",
     url_mts="the media types it takes by URL",
