@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['sample_content', 'run', 'curl_cmd', 'batch_main', 'main']
 
-# %% ../nbs/55_cli.ipynb #38ef453f
+# %% ../nbs/55_cli.ipynb #f16882d3
 import argparse, json, re, sys, warnings
 from pathlib import Path
 from .errors import *
@@ -16,7 +16,7 @@ from .registry import apis, get_api
 from .core import mk_msg
 from .request import mk_request
 
-# %% ../nbs/55_cli.ipynb #eacbd79b
+# %% ../nbs/55_cli.ipynb #e03ce773
 def _arg(s:str, stdin=None, warn=None):
     "A command-line argument as content: `@path` reads a file, `-` the prompt on stdin, anything else is text or a URL"
     import sys
@@ -33,10 +33,13 @@ def _arg(s:str, stdin=None, warn=None):
     if len(s)<4096 and '\n' not in s:
         try: is_file = Path(s).expanduser().is_file()
         except (OSError, ValueError): is_file = False
-        if is_file: (warn or sys.stderr.write)(f"msgkit: {s!r} is sent as text; to send the file's contents, write @{s}\n")
+        if is_file:
+            (warn or sys.stderr.write)(f"msgkit: {s!r} is sent as text; to send the file's contents, write @{s}\n")
     return s
 
-_cli_names = {r"with mk_msg\(\.\.\., fetch=True\) or msgkit\.fetch\([^)]*\)":"with --fetch", r"mk_msg\(\.\.\., fetch=True\)":"--fetch",
+# %% ../nbs/55_cli.ipynb #38fd7c1e
+_cli_names = {r"with mk_msg\(\.\.\., fetch=True\) or msgkit\.fetch\([^)]*\)":"with --fetch",
+              r"mk_msg\(\.\.\., fetch=True\)":"--fetch",
               r"cache_last_ckpt_only=True":"one --cache", r"fit=True":"--fit"}
 def _cli_err(e)->str:
     "An error's message with the library's option names as the command line's"
@@ -44,6 +47,7 @@ def _cli_err(e)->str:
     for k,v in _cli_names.items(): s = re.sub(k, v, s)
     return s
 
+# %% ../nbs/55_cli.ipynb #6e55764d
 def sample_content()->list:
     "The bundled samples, with a question about them"
     return ["Describe the image and summarise the documents."] + sample()
@@ -69,6 +73,7 @@ def run(
     b64_apis = run.b64_apis = []
     return {a:one(a) for a in apis()} if api=='all' else one(api)
 
+# %% ../nbs/55_cli.ipynb #c8734f55
 def curl_cmd(
     content:list, # Content items, as `mk_msg` takes them
     api:str='openai', # Target API
@@ -76,51 +81,58 @@ def curl_cmd(
     indent:int=None, # JSON indent
     **kw, # Other options of `run`
 )->str:
-    "A shell command that sends the request for `content`: `curl` for APIs a plain HTTP call reaches, the AWS CLI for Bedrock"
+    "A shell command that sends the request for `content`: `curl`, or for Bedrock the AWS CLI"
     ad = get_api(api)
     if not model: raise InputError(f"a request to api={api!r} names its model: pass --model")
     ep = ad.endpoint(model)
     js = lambda o: json.dumps(o, ensure_ascii=False, **(dict(indent=indent) if indent else dict(separators=(',',':'))))
-    if ep is None:  # on stdin, not as an argument: the JSON of a large image would pass the kernel's limit on one argument
+    # on stdin, not as an argument: the JSON of a large image would pass the kernel's limit on one argument
+    if ep is None:
         req = run(content, api=api, model=model, **kw)
         return ("# Bedrock needs SigV4-signed requests, which curl can't make by itself; the AWS CLI signs them:\n"
-                f"aws bedrock-runtime converse --cli-input-json file:///dev/stdin <<'MSGKIT_JSON'\n{js(req)}\nMSGKIT_JSON")
+                "aws bedrock-runtime converse --cli-input-json file:///dev/stdin <<'MSGKIT_JSON'\n"
+                f"{js(req)}\nMSGKIT_JSON")
     url,hs = ep
     body = run(content, api=api, model=model, wire=True, **kw)
     heads = ''.join(f' \\\n  -H "{k}: {v}"' for k,v in {'Content-Type':'application/json', **hs}.items())
     return f'curl -sS "{url}"{heads} \\\n  --data-binary @- <<\'MSGKIT_JSON\'\n{js(body)}\nMSGKIT_JSON'
 
-# %% ../nbs/55_cli.ipynb #1ab79199
-_epilog = """examples:
-  msgkit --api anthropic                         the bundled samples, as Anthropic messages
-  msgkit --api all "What is this?" @photo.jpg    one message for every API, side by side
-  msgkit --api gemini --model gemini-2.5-flash --system "Be brief." hi
-  msgkit --api bedrock --fetch https://arxiv.org/pdf/2506.18880 "Summarise"
-  msgkit --api anthropic --model claude-sonnet-4-5 --curl "Hello" | sh
-  msgkit batch --api anthropic --model claude-sonnet-4-5 --max-tokens 200 prompts.jsonl > batch.jsonl
-Binary data is printed as base64. With --api all the output is an object keyed by API.
-For Gemini and Bedrock, read the JSON back with msgkit.mk_msgs(...) (or mk_request) before passing it to
-google-genai or boto3: it turns the base64 back into bytes, which boto3 would otherwise encode a second time."""
-
+# %% ../nbs/55_cli.ipynb #ebfe1c82
 def _prompt(o, i):
     "`(id, history)` of one line of a prompts file: a JSON string, or an object with `prompt` or `messages` (and `id`)"
     if isinstance(o, str): return f"request-{i}", [o]
     if isinstance(o, dict) and ('prompt' in o or 'messages' in o):
         cid = next((o[k] for k in ('id','custom_id') if o.get(k) is not None), None)
         return (f"request-{i}" if cid is None else str(cid)), o['messages'] if 'messages' in o else [o['prompt']]
-    raise InputError(f"line {i+1}: a prompt is a JSON string or an object with 'prompt' or 'messages', not {str(o)[:60]}")
+    raise InputError(f"line {i+1}: a prompt is a JSON string or an object with 'prompt' or 'messages', "
+                     f"not {str(o)[:60]}")
+
+# %% ../nbs/55_cli.ipynb #5ea23431
+def _batch_parser():
+    desc = ("Turn a JSONL file of prompts (each line a JSON string, or an object with 'prompt' or 'messages' and an "
+            "optional 'id') into the lines of a provider's batch input file.")
+    ap = argparse.ArgumentParser(prog='msgkit batch', description=desc)
+    ap.add_argument('prompts', nargs='?', default='-', help="the prompts file (default: stdin)")
+    ap.add_argument('--api', default='openai', choices=apis(), help="target API (default: openai)")
+    ap.add_argument('--model',
+                    help="the model (OpenAI and Anthropic put it on each line; Gemini and Bedrock on the job)")
+    ap.add_argument('--system', help="a system prompt for every request")
+    ap.add_argument('--max-tokens', type=int, help="max_tokens for every request")
+    return ap
+
+def _print(s):
+    "Print `s`; a closed pipe (`msgkit ... | head`) ends the command quietly"
+    import os, sys
+    try: print(s, flush=True)
+    except BrokenPipeError:
+        # no second error when Python flushes stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(0)
 
 def batch_main(argv=None):
     "`msgkit batch`: a JSONL file of prompts on stdin (or a path), the lines of the API's batch input file on stdout"
     from msgkit.batch import mk_batch
-    ap = argparse.ArgumentParser(prog='msgkit batch', description="Turn a JSONL file of prompts (each line a JSON string, or an object "
-        "with 'prompt' or 'messages' and an optional 'id') into the lines of a provider's batch input file.")
-    ap.add_argument('prompts', nargs='?', default='-', help="the prompts file (default: stdin)")
-    ap.add_argument('--api', default='openai', choices=apis(), help="target API (default: openai)")
-    ap.add_argument('--model', help="the model (OpenAI and Anthropic put it on each line; Gemini and Bedrock on the job)")
-    ap.add_argument('--system', help="a system prompt for every request")
-    ap.add_argument('--max-tokens', type=int, help="max_tokens for every request")
-    a = ap.parse_args(argv)
+    a = _batch_parser().parse_args(argv)
     import sys
     try: f = sys.stdin if a.prompts=='-' else open(a.prompts)
     except OSError as e: raise SystemExit(f"msgkit batch: can't read {a.prompts}: {e.strerror}")
@@ -132,54 +144,79 @@ def batch_main(argv=None):
             yield _prompt(o, i)
     opts = {k:v for k,v in dict(system=a.system, max_tokens=a.max_tokens).items() if v is not None}
     try:
-        for o in mk_batch(reqs(), a.api, model=a.model, progress=False, **opts): _print(json.dumps(o, ensure_ascii=False))
+        for o in mk_batch(reqs(), a.api, model=a.model, progress=False, **opts):
+            _print(json.dumps(o, ensure_ascii=False))
     except (ValueError, TypeError) as e: raise SystemExit(f"msgkit batch: {_cli_err(e)}")
+
+# %% ../nbs/55_cli.ipynb #7aa8efa5
+_epilog = """examples:
+  msgkit --api anthropic                         the bundled samples, as Anthropic messages
+  msgkit --api all "What is this?" @photo.jpg    one message for every API, side by side
+  msgkit --api gemini --model gemini-2.5-flash --system "Be brief." hi
+  msgkit --api bedrock --fetch https://arxiv.org/pdf/2506.18880 "Summarise"
+  msgkit --api anthropic --model claude-sonnet-4-5 --curl "Hello" | sh
+  msgkit batch --api anthropic --model claude-sonnet-4-5 --max-tokens 200 prompts.jsonl > batch.jsonl
+Binary data is printed as base64. With --api all the output is an object keyed by API.
+For Gemini and Bedrock, read the JSON back with msgkit.mk_msgs(...) (or mk_request) before passing it to
+google-genai or boto3: it turns the base64 back into bytes, which boto3 would otherwise encode a second time."""
+
+def _parser():
+    desc = ("Print, as JSON, the messages an LLM API takes for the text, files (@path) and URLs given; with none, for "
+            "the bundled samples.")
+    ap = argparse.ArgumentParser(prog='msgkit', description=desc, epilog=_epilog,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('content', nargs='*', help="text, a URL, or @path for a file (@@ for a literal leading @)")
+    ap.add_argument('--api', default='openai', choices=apis()+['all'],
+                    help="target API, or all of them (default: openai)")
+    ap.add_argument('--model', help="print the whole request (the SDK call's keyword arguments) for this model")
+    ap.add_argument('--system', help="a system prompt, put where the API wants it (prints the whole request)")
+    ap.add_argument('--cache', action='store_true',
+                    help="mark the message as a cache breakpoint (Gemini caches by itself: no mark)")
+    ap.add_argument('--fetch', action='store_true',
+                    help="download URLs the API won't take itself (Bedrock, Chat files)")
+    ap.add_argument('--fit', action='store_true',
+                    help="resize and re-encode images the API would refuse (needs Pillow: msgkit[images])")
+    ap.add_argument('--wire', action='store_true',
+                    help="print the HTTP request's JSON body (camelCase for Gemini; the model goes in its URL)")
+    ap.add_argument('--curl', action='store_true',
+                    help="print a ready curl command (for Bedrock, which needs SigV4, an AWS CLI command)")
+    ap.add_argument('--indent', type=int, default=1, help="JSON indent (default: 1; 0 for compact JSON on one line)")
+    return ap
+
+# %% ../nbs/55_cli.ipynb #3ca91fbc
+def _curls(content, a, kw)->str:
+    "What `--curl` prints: the command for `--api`, or one for each API (each after its name) for `--api all`"
+    return '\n\n'.join((f"# {o}\n" if a.api=='all' else '')
+                       + curl_cmd(content, o, model=a.model, indent=a.indent if a.indent>0 else None, **kw)
+                       for o in (apis() if a.api=='all' else [a.api]))
 
 def main(argv=None):
     "Entry point of the `msgkit` command"
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1]==['batch']: return batch_main(argv[1:])
-    ap = argparse.ArgumentParser(prog='msgkit', description="Print, as JSON, the messages an LLM API takes for the text, "
-        "files (@path) and URLs given; with none, for the bundled samples.", epilog=_epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('content', nargs='*', help="text, a URL, or @path for a file (@@ for a literal leading @)")
-    ap.add_argument('--api', default='openai', choices=apis()+['all'], help="target API, or all of them (default: openai)")
-    ap.add_argument('--model', help="print the whole request (the SDK call's keyword arguments) for this model")
-    ap.add_argument('--system', help="a system prompt, put where the API wants it (prints the whole request)")
-    ap.add_argument('--cache', action='store_true', help="mark the message as a cache breakpoint (Gemini caches by itself: no mark)")
-    ap.add_argument('--fetch', action='store_true', help="download URLs the API won't take itself (Bedrock, Chat files)")
-    ap.add_argument('--fit', action='store_true', help="resize and re-encode images the API would refuse (needs Pillow: msgkit[images])")
-    ap.add_argument('--wire', action='store_true', help="print the HTTP request's JSON body (camelCase for Gemini; the model goes in its URL)")
-    ap.add_argument('--curl', action='store_true', help="print a ready curl command (for Bedrock, which needs SigV4, an AWS CLI command)")
-    ap.add_argument('--indent', type=int, default=1, help="JSON indent (default: 1; 0 for compact JSON on one line)")
-    a = ap.parse_args(argv)
-    dumps = lambda o: json.dumps(o, ensure_ascii=False, **(dict(indent=a.indent) if a.indent>0 else dict(separators=(',',':'))))
+    a = _parser().parse_args(argv)
+    fmt = dict(indent=a.indent) if a.indent>0 else dict(separators=(',',':'))
+    dumps = lambda o: json.dumps(o, ensure_ascii=False, **fmt)
     kw = dict(cache=a.cache, system=a.system, fetch=a.fetch, fit=a.fit)
     try:
         content = [_arg(o) for o in a.content] or sample_content()
         with warnings.catch_warnings(record=True) as ws:
             warnings.simplefilter('always', LossWarning)
-            if a.curl: r = '\n\n'.join((f"# {o}\n" if a.api=='all' else '') + curl_cmd(content, o, model=a.model, indent=a.indent if a.indent>0 else None, **kw)
-                                     for o in (apis() if a.api=='all' else [a.api]))
+            if a.curl: r = _curls(content, a, kw)
             else: r = run(content, api=a.api, model=a.model, wire=a.wire, **kw)
     except (ValueError, TypeError) as e: raise SystemExit(f"msgkit: {_cli_err(e)}")
     _warn(ws)
     if a.curl: return _print(r)
     if getattr(run, 'b64_apis', None):
-        sys.stderr.write(f"msgkit: the bytes for {', '.join(run.b64_apis)} are base64 text in this JSON; read it back with msgkit.mk_msgs "
-                         "(or mk_request) before passing it to the SDK, which would otherwise encode them a second time\n")
+        sys.stderr.write(f"msgkit: the bytes for {', '.join(run.b64_apis)} are base64 text in this JSON; "
+                         "read it back with msgkit.mk_msgs (or mk_request) before passing it to the SDK, "
+                         "which would otherwise encode them a second time\n")
     _print(dumps(r))
 
 def _warn(ws):
-    "Say on stderr, one plain line each, what the conversion changed (`LossWarning`s, in the command line's words); show other warnings as Python does"
+    "Say on stderr, a plain line each, what the conversion changed (`LossWarning`s); show other warnings as Python does"
     for w in ws:
         if isinstance(w.message, LossWarning):
-            for o in w.message.losses: sys.stderr.write(f"msgkit: {_cli_err(o['where'] + ': ' + o['what'] + ' (' + o['why'] + ')')}\n")
+            for o in w.message.losses:
+                sys.stderr.write(f"msgkit: {_cli_err(o['where'] + ': ' + o['what'] + ' (' + o['why'] + ')')}\n")
         else: warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-
-def _print(s):
-    "Print `s`; a closed pipe (`msgkit ... | head`) ends the command quietly"
-    import os, sys
-    try: print(s, flush=True)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes stdout at exit
-        raise SystemExit(0)

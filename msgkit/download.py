@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['FetchError', 'fetch', 'fetch_part', 'fetcher']
 
-# %% ../nbs/40_download.ipynb #e18af430
+# %% ../nbs/40_download.ipynb #9993a29f
 import threading
 from functools import partial
 from .errors import *
@@ -13,7 +13,7 @@ from .sniff import *
 from .parts import *
 from .mediapart import media
 
-# %% ../nbs/40_download.ipynb #6ca47939
+# %% ../nbs/40_download.ipynb #3f92b80f
 import ipaddress, socket, time, zlib
 from urllib.parse import urljoin, urlsplit
 
@@ -23,9 +23,11 @@ class FetchError(InputError):
 def _chk_scheme(u):
     if not isinstance(u, str) or not is_url(u): raise FetchError(f"Only http(s) URLs are fetched, not {str(u)[:200]!r}")
 
+# %% ../nbs/40_download.ipynb #a4fd6def
 def _lookup(host:str)->list:
     "The addresses DNS gives for name `host`"
-    try: return [ipaddress.ip_address(o[4][0].split('%')[0]) for o in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)]
+    try: return [ipaddress.ip_address(o[4][0].split('%')[0])
+                 for o in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)]
     except (OSError, UnicodeError) as e: raise FetchError(f"can't resolve {host!r}: {e}") from None
 
 def _resolve(host:str)->list:
@@ -44,6 +46,7 @@ def _public(ip)->bool:
     "Is `ip` a public address, and so is every IPv4 address it carries?"
     return all(o.is_global and not o.is_multicast for o in [ip, *_embedded(ip)])
 
+# %% ../nbs/40_download.ipynb #917247f3
 def _chk_host(u, allow_private):
     "A `FetchError` if `u`'s host is, or resolves to, an address that isn't public (unless `allow_private`)"
     try: host = urlsplit(u).hostname
@@ -56,26 +59,28 @@ def _chk_host(u, allow_private):
     if bad: raise FetchError(f"{u} is on a private, loopback or link-local address ({', '.join(bad)}): refused; "
                              "pass allow_private=True to fetch from your own network")
 
-# %% ../nbs/40_download.ipynb #3072b406
+# %% ../nbs/40_download.ipynb #a75c2555
 def _client(timeout, allow_private):
-    "An `httpx.Client` that connects only to an address it checked: no second DNS lookup for a rebinding server to answer"
+    "An `httpx.Client` that connects only to an address it checked: no second DNS lookup for a rebinding server"
     import httpx, httpcore
     class Backend(httpcore.SyncBackend):
         def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
             ips = _resolve(host)
-            if not allow_private and not all(map(_public, ips)): raise FetchError(f"{host} resolves to a private address at connect time: refused")
+            if not allow_private and not all(map(_public, ips)):
+                raise FetchError(f"{host} resolves to a private address at connect time: refused")
             return super().connect_tcp(str(ips[0]), port, timeout, local_address, socket_options)
     tr = httpx.HTTPTransport()
     if hasattr(tr, '_pool') and hasattr(tr._pool, '_network_backend'): tr._pool._network_backend = Backend()
     return httpx.Client(timeout=timeout, transport=tr)
 
-# %% ../nbs/40_download.ipynb #b7b5e8d4
+# %% ../nbs/40_download.ipynb #822e108c
 _accept = 'gzip, deflate'  # the codings msgkit decodes itself, a bounded step at a time
 
-_away_ok = ('accept','accept-language','user-agent','cache-control','pragma')  # all of the client's headers a hop to another origin gets
+# all of the client's headers a hop to another origin gets
+_away_ok = ('accept','accept-language','user-agent','cache-control','pragma')
 
 def _req(cli, u, home:bool, tmo, trace=None):
-    "The GET for hop `u`: the client's params, cookies and headers when it goes `home`, else only its `_away_ok` headers"
+    "The GET for hop `u`: the client's params, cookies and headers when it goes `home`, else its `_away_ok` headers"
     import httpx
     if home: req = cli.build_request('GET', u, timeout=tmo, extensions=dict(trace=trace))
     else: req = httpx.Request('GET', u, headers=[(k,v) for k,v in cli.headers.multi_items() if k.lower() in _away_ok],
@@ -83,26 +88,28 @@ def _req(cli, u, home:bool, tmo, trace=None):
     req.headers['Accept-Encoding'] = _accept
     return req
 
-# %% ../nbs/40_download.ipynb #ffd13520
+# %% ../nbs/40_download.ipynb #22100e78
 _CH = 1<<16  # the most bytes one decoding step makes
 _IN = 1<<10  # the most bytes one step is given: zlib copies what follows a gzip member, so many tiny members stay cheap
 
 def _inflate(chunks, enc:str, tick):
-    "Decode the whole gzip (every member) or deflate stream `chunks`, at most `_CH` bytes a step, calling `tick` before each"
+    "Decode the whole gzip (every member) or deflate stream `chunks`, at most `_CH` bytes a step, `tick`ing before each"
     gz,it,n = enc in ('gzip','x-gzip'),(c[i:i+_IN] for c in chunks for i in range(0, len(c), _IN)),0
     def more(b):  # `b` topped up to 2 bytes or more from the stream: enough to tell a header
         while len(b)<2 and (c := next(it, None)) is not None: b += c
         return b
     c = more(b'')
     while c:  # one member a turn; an empty body is empty
-        if n and c[:2]!=b'\x1f\x8b': return  # after a member, what isn't one (padding, junk) is ignored, as other clients do
+        # after a member, what isn't one (padding, junk) is ignored, as other clients do
+        if n and c[:2]!=b'\x1f\x8b': return
         d,first = zlib.decompressobj(zlib.MAX_WBITS|16 if gz else zlib.MAX_WBITS),True
         while not d.eof:
             tick()
             try: out = d.decompress(c, _CH)
             except zlib.error:
                 if gz or not first: raise
-                d = zlib.decompressobj(-zlib.MAX_WBITS); out = d.decompress(c, _CH)  # deflate without its zlib header, as some servers send it
+                # deflate without its zlib header, as some servers send it
+                d = zlib.decompressobj(-zlib.MAX_WBITS); out = d.decompress(c, _CH)
             first,c = False,d.unconsumed_tail
             if out: yield out
             if not c and len(out)<_CH and not d.eof:  # this chunk is used up and nothing is pending
@@ -110,6 +117,7 @@ def _inflate(chunks, enc:str, tick):
         if not gz: return  # a deflate stream is one; what follows it is ignored
         c,n = more(d.unused_data),n+1
 
+# %% ../nbs/40_download.ipynb #8c4cab11
 def _capped(chunks, u, max_bytes):
     "`chunks`, refused as soon as they pass `max_bytes` in all"
     n = 0
@@ -123,9 +131,11 @@ def _body(r, u, max_bytes, tick)->bytes:
     ce = r.headers.get('content-encoding', '')
     encs = [o for o in (s.strip().lower() for s in ce.split(',')) if o and o!='identity']
     if bad := [o for o in encs if o not in ('gzip','x-gzip','deflate')]:
-        raise FetchError(f"GET {u}: the server sent Content-Encoding {', '.join(bad)}; msgkit decodes only {_accept}, within max_bytes: refused")
+        raise FetchError(f"GET {u}: the server sent Content-Encoding {', '.join(bad)}; "
+                         f"msgkit decodes only {_accept}, within max_bytes: refused")
     if len(encs)>3: raise FetchError(f"GET {u}: the body is encoded {len(encs)} times over ({ce}): refused")
-    s = _capped(r.stream, u, max_bytes)  # the raw bytes (as `iter_raw`, which refuses a response a mock transport has read)
+    # the raw bytes (as `iter_raw`, which refuses a response a mock transport has read)
+    s = _capped(r.stream, u, max_bytes)
     for e in reversed(encs): s = _capped(_inflate(s, e, tick), u, max_bytes)
     buf = bytearray()
     try:
@@ -133,12 +143,13 @@ def _body(r, u, max_bytes, tick)->bytes:
     except zlib.error as e: raise FetchError(f"GET {u}: its {ce} body doesn't decode: {e}") from None
     return bytes(buf)
 
-# %% ../nbs/40_download.ipynb #076cbc43
+# %% ../nbs/40_download.ipynb #843f70cd
 class _Run:
     "One fetch's worker: whether it was called off, and the connections it opened, to shut when it is"
     def __init__(self): self.off,self.streams = False,[]
     def trace(self, name, info):
-        if name in ('connection.connect_tcp.complete', 'connection.start_tls.complete'): self.streams.append(info.get('return_value'))
+        if name in ('connection.connect_tcp.complete', 'connection.start_tls.complete'):
+            self.streams.append(info.get('return_value'))
     def stop(self):
         self.off = True
         for s in self.streams:
@@ -149,8 +160,20 @@ def _origin(u):
     try: s = urlsplit(u); return s.scheme, s.hostname, s.port or {'http':80, 'https':443}.get(s.scheme)
     except ValueError as e: raise FetchError(f"{u[:200]!r} is not a valid URL: {e}") from None
 
+# %% ../nbs/40_download.ipynb #41a00905
+def _send(cli, u, at_home, tmo, run):
+    "The response to the GET for hop `u`, unfollowed and streamed, with its client's credentials only `at_home`"
+    import httpx
+    req = _req(cli, u, at_home, tmo, run.trace)
+    # a client's auth= only at home
+    try: return cli.send(req, stream=True, follow_redirects=False, **({} if at_home else {'auth':None}))
+    except httpx.InvalidURL as e:  # httpx parses a redirect's Location even when not following it
+        raise FetchError(f"Only http(s) URLs are fetched: {u} redirects to a URL that isn't one ({e})") from None
+    except FetchError as e: raise FetchError(f"GET {u}: {e}") from None  # the connect-time check knows only the host
+
+# %% ../nbs/40_download.ipynb #6bf6f35f
 def _get(cli, u, max_bytes, max_redirects, timeout, allow_private, run):
-    "`(bytes, content type, final url)` of `u`, following at most `max_redirects` redirects, all within `timeout` seconds"
+    "`(bytes, content type, final url)` of `u`, following at most `max_redirects` redirects, within `timeout` seconds"
     import httpx
     end,home = time.monotonic()+timeout,_origin(u)
     def left():
@@ -163,11 +186,7 @@ def _get(cli, u, max_bytes, max_redirects, timeout, allow_private, run):
         try:
             at_home = home is not None and _origin(u)==home
             if not at_home: home = None  # once away, never home again: a hop back gets no credentials either
-            req = _req(cli, u, at_home, httpx.Timeout(left()), run.trace)
-            try: r = cli.send(req, stream=True, follow_redirects=False, **({} if at_home else {'auth':None}))  # a client's auth= only at home
-            except httpx.InvalidURL as e:  # httpx parses a redirect's Location even when not following it
-                raise FetchError(f"Only http(s) URLs are fetched: {u} redirects to a URL that isn't one ({e})") from None
-            except FetchError as e: raise FetchError(f"GET {u}: {e}") from None  # the connect-time check knows only the host
+            r = _send(cli, u, at_home, httpx.Timeout(left()), run)
             try:
                 if r.is_redirect:
                     loc = r.headers.get('location')
@@ -181,17 +200,19 @@ def _get(cli, u, max_bytes, max_redirects, timeout, allow_private, run):
                 return _body(r, u, max_bytes, left), r.headers.get('content-type', '').split(';')[0].strip().lower(), u
             finally: r.close()
         except FetchError: raise
-        except httpx.TimeoutException: raise FetchError(f"GET {u} timed out: over {timeout:g} s in all (timeout=)") from None
+        except httpx.TimeoutException:
+            raise FetchError(f"GET {u} timed out: over {timeout:g} s in all (timeout=)") from None
         except Exception as e: raise FetchError(f"GET {u[:200]} failed: {type(e).__name__}: {e}") from None
     raise FetchError(f"GET {u}: more than {max_redirects} redirects")
 
-# %% ../nbs/40_download.ipynb #1e223043
+# %% ../nbs/40_download.ipynb #bbb229ad
 def _chk_claim(u, expect, mt):
-    "A `FetchError` unless media type `mt` is what `expect` claims: a kind ('image'), or a media type ('application/pdf')"
+    "A `FetchError` unless media type `mt` is what `expect` claims: a kind ('image'), or a media type"
     if not expect or (mt==expect if '/' in expect else media_kind(mt)==expect): return
     what = expect if '/' in expect else f"{'an' if expect[0] in 'aeiou' else 'a'} {expect}"
     raise FetchError(f"{u} claims to be {what}, but it sent {mt}: refused")
 
+# %% ../nbs/40_download.ipynb #f56bc547
 @guard('an http(s) URL')
 def fetch(
     u:str, # An http(s) URL
@@ -210,23 +231,28 @@ def fetch(
     def work():
         try: box['r'] = _get(cli, u, max_bytes, max_redirects, timeout, allow_private, run)
         except BaseException as e: box['e'] = e
-    t = threading.Thread(target=work, daemon=True, name='msgkit-fetch')  # the deadline holds while httpx waits for headers too
+    # the deadline holds while httpx waits for headers too
+    t = threading.Thread(target=work, daemon=True, name='msgkit-fetch')
     t.start(); t.join(timeout)
-    if late := t.is_alive(): run.stop()  # the worker stops at its next step; a read on a connection this fetch opened ends now
+    # the worker stops at its next step; a read on a connection this fetch opened ends now
+    if late := t.is_alive(): run.stop()
     if client is None: cli.close()
     if late: raise FetchError(f"GET {u} timed out: over {timeout:g} s in all (timeout=)")
     if 'e' in box:
         e = box['e']
-        if isinstance(e, FetchError) and u not in str(e): raise FetchError(f"{e} (fetching {u})") from None  # a redirect hop's error
+        # a redirect hop's error
+        if isinstance(e, FetchError) and u not in str(e): raise FetchError(f"{e} (fetching {u})") from None
         raise e
     b,ct,final = box['r']
     mt = media_type(b) or text_type(b, ct)
-    if not mt: raise FetchError(f"Can't tell the media type of the {len(b):,} bytes from {u} (the server says {ct or 'nothing'!r})")
+    if not mt:
+        raise FetchError(f"Can't tell the media type of the {len(b):,} bytes from {u} "
+                         f"(the server says {ct or 'nothing'!r})")
     _chk_claim(u, expect, mt)
     try: return media(b, mt, **kw)
     except (TypeError, ValueError) as e: raise FetchError(f"{u}: {e}") from None
 
-# %% ../nbs/40_download.ipynb #d516d5f2
+# %% ../nbs/40_download.ipynb #0fc7433d
 _opts = ('client', 'max_bytes', 'timeout', 'max_redirects', 'allow_private')
 
 def _claim(p): return p.mt if p.type=='document' and p.get('mt')=='application/pdf' else p.type
@@ -235,19 +261,23 @@ def _fetch_opts(opts)->dict:
     "`fetch`'s keyword arguments from a caller's `fetch=`"
     if opts is True: return {}
     if isinstance(opts, dict):
-        if bad := [k for k in opts if k not in _opts]: raise InputTypeError(f"fetch= options are {', '.join(_opts)}; not {', '.join(map(repr, bad))}")
+        if bad := [k for k in opts if k not in _opts]:
+            raise InputTypeError(f"fetch= options are {', '.join(_opts)}; not {', '.join(map(repr, bad))}")
         return opts
     if hasattr(opts, 'build_request') and hasattr(opts, 'send'): return dict(client=opts)
-    raise InputTypeError(f"fetch= is True, a dict of fetch() options, an httpx.Client or a function, not {type(opts).__name__}")
+    raise InputTypeError("fetch= is True, a dict of fetch() options, an httpx.Client or a function, "
+                         f"not {type(opts).__name__}")
 
+# %% ../nbs/40_download.ipynb #f0ee53a8
 def fetch_part(
     p:Part, # A media part with a `url`
-    opts=True, # The caller's: `True`, a dict of `fetch` options, an `httpx.Client`, or a function used in place of `fetch`
+    opts=True, # `True`, a dict of `fetch` options, an `httpx.Client`, or a function used in place of `fetch`
 )->Part:
     "Media part `p` downloaded with the caller's `opts` (never the part's own fields), checked against what `p` claims"
     u,claim = p.url,_claim(p)
     r = opts(u, expect=claim) if callable(opts) else fetch(u, expect=claim, **_fetch_opts(opts))
-    if not isinstance(r, dict) or not isinstance(r.get('data'), bytes): raise InputTypeError(f"fetch={opts!r} gave {type(r).__name__} for {u}, not a media Part")
+    if not isinstance(r, dict) or not isinstance(r.get('data'), bytes):
+        raise InputTypeError(f"fetch={opts!r} gave {type(r).__name__} for {u}, not a media Part")
     _chk_claim(u, claim, r.get('mt'))
     return Part(r, **{k:v for k,v in p.items() if k not in r and k not in ('url','native')})
 

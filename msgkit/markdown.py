@@ -5,22 +5,27 @@
 # %% auto #0
 __all__ = ['PRE', 'CODE', 'md_open', 'esc', 'md_inline', 'md2html', 'md_esc', 'md_code', 'md_url', 'md_line', 'md_safe']
 
-# %% ../nbs/43_markdown.ipynb #e6b5baa1
+# %% ../nbs/43_markdown.ipynb #8fbf2c0d
 import re  # html loads when text is escaped
 
-# %% ../nbs/43_markdown.ipynb #34a556f8
-PRE = 'white-space:pre-wrap;margin:4px 0;padding:6px 8px;background:rgba(128,128,128,.12);border-radius:4px;font-size:88%;overflow-x:auto'
+# %% ../nbs/43_markdown.ipynb #03df7990
+PRE = ('white-space:pre-wrap;margin:4px 0;padding:6px 8px;background:rgba(128,128,128,.12);border-radius:4px;'
+       'font-size:88%;overflow-x:auto')
 CODE = 'background:rgba(128,128,128,.15);padding:0 3px;border-radius:3px;font-size:90%'
 def esc(s, quote=True)->str:
     "HTML-escaped `s`"
     import html
     return html.escape(s, quote)
 
+# %% ../nbs/43_markdown.ipynb #09e1a70d
 def md_inline(s:str)->str:
-    "HTML for the inline Markdown of raw text `s`: code spans, links, bold, italic; all else escaped (a line over 4,000 characters only escaped: the patterns would take quadratic time)"
+    "HTML for the inline Markdown of raw text `s`: code spans, links, bold, italic; all else escaped"
+    # a line over 4,000 characters only escaped: the patterns would take quadratic time
     if len(s)>4000: return esc(s)
     codes = []
-    def _code(m): codes.append(f'<code style="{CODE}">{esc(m[2].strip() or m[2])}</code>'); return f"\x00{len(codes)-1}\x00"
+    def _code(m):
+        codes.append(f'<code style="{CODE}">{esc(m[2].strip() or m[2])}</code>')
+        return f"\x00{len(codes)-1}\x00"
     s = re.sub(r'(`+)(.+?)\1', _code, s.replace('\x00', ''))
     s = esc(s)
     def _link(m): return f'<a href="{m[2]}">{m[1]}</a>' if re.match(r'(https?:|mailto:)', m[2], re.I) else m[1]
@@ -30,60 +35,78 @@ def md_inline(s:str)->str:
     s = re.sub(r'(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])', r'<i>\1</i>', s)
     return re.sub('\x00(\\d+)\x00', lambda m: codes[int(m[1])], s)
 
-# %% ../nbs/43_markdown.ipynb #c542d9c7
+# %% ../nbs/43_markdown.ipynb #0a048fd0
 _fence_re,_item_re = re.compile(r' {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)'),re.compile(r'( *)([-*+]|\d+[.)])\s+(.*)')
 _row_re = re.compile(r'\s*\|.*\|\s*')
 
+def _fence(ls, i, m):
+    "The `<pre>` of the fence that `m` opens on line `i` of `ls`, and the index after it"
+    j = i+1
+    while j<len(ls) and not ls[j].strip().startswith(m[1]): j += 1
+    return f'<pre style="{PRE}"><code>{esc(chr(10).join(ls[i+1:j]))}</code></pre>', j+1
+
+def _quote(ls, i, depth):
+    "The `<blockquote>` of the quote starting on line `i` of `ls`, and the index after it"
+    j = i
+    while j<len(ls) and ls[j].lstrip().startswith('>'): j += 1
+    q = '\n'.join(re.sub(r'^\s*> ?', '', o) for o in ls[i:j])
+    return (f'<blockquote style="margin:4px 0;padding-left:8px;border-left:3px solid rgba(128,128,128,.5)">'
+            f'{md2html(q, depth+1)}</blockquote>'), j
+
+# %% ../nbs/43_markdown.ipynb #eaafc5b3
 def _cells(l): return [o.strip() for o in l.strip().strip('|').split('|')]
 
+def _table(ls, i):
+    "The `<table>` whose header is line `i` of `ls` (its delimiter row next), and the index after it"
+    j = i+2
+    while j<len(ls) and _row_re.fullmatch(ls[j]): j += 1
+    td = 'style="border:1px solid rgba(128,128,128,.4);padding:2px 6px"'
+    rows = [''.join(f'<{t} {td}>{md_inline(c)}</{t}>' for c in _cells(r))
+            for t,r in [('th',ls[i])]+[('td',o) for o in ls[i+2:j]]]
+    trs = ''.join(f'<tr>{r}</tr>' for r in rows)
+    return f'<table style="border-collapse:collapse;margin:4px 0">{trs}</table>', j
+
+def _list(ls, i):
+    "The `<ol>` or `<ul>` of the list starting on line `i` of `ls`, and the index after it"
+    tag = 'ol' if _item_re.fullmatch(ls[i])[2][0].isdigit() else 'ul'; items = []
+    while i<len(ls) and ls[i].strip():
+        if (m := _item_re.fullmatch(ls[i])) and (m[2][0].isdigit())==(tag=='ol'):
+            items.append((len(m[1]), [m[3]]))
+        elif items and not _item_re.fullmatch(ls[i]): items[-1][1].append(ls[i].strip())
+        else: break
+        i += 1
+    lis = ''.join(f'<li style="margin-left:{n//2}em">{md_inline(chr(10).join(t))}</li>' for n,t in items)
+    return f'<{tag} style="margin:4px 0;padding-left:1.6em">{lis}</{tag}>', i
+
+# %% ../nbs/43_markdown.ipynb #5bb80a6e
 def md2html(s:str, depth:int=0)->str:
-    "HTML for Markdown text `s`, a safe subset (see above): every character of `s` escaped, links only to http(s) or mailto"
-    if depth>6: return f'<pre style="{PRE}">{esc(s)}</pre>'  # quotes nested deeper: as text
+    "HTML for Markdown text `s`, a safe subset: every character of `s` escaped, links only to http(s) or mailto"
+    # quotes nested deeper: as text
+    if depth>6: return f'<pre style="{PRE}">{esc(s)}</pre>'
     out,para,ls = [],[],s.replace('\r\n', '\n').split('\n')
     def end():
         if para: out.append('<p style="margin:4px 0">' + '\n'.join(map(md_inline, para)) + '</p>'); para.clear()
     i = 0
     while i<len(ls):
-        l = ls[i]
-        if m := _fence_re.match(l):
-            end(); j = i+1
-            while j<len(ls) and not ls[j].strip().startswith(m[1]): j += 1
-            out.append(f'<pre style="{PRE}"><code>{esc(chr(10).join(ls[i+1:j]))}</code></pre>'); i = j+1; continue
-        if m := re.match(r' {0,3}(#{1,6})\s+(.*?)\s*#*\s*$', l):
-            end(); n = len(m[1]); out.append(f'<h{n} style="margin:6px 0 2px">{md_inline(m[2])}</h{n}>'); i += 1; continue
-        if re.fullmatch(r' {0,3}([-*_])( *\1){2,} *', l): end(); out.append('<hr>'); i += 1; continue
-        if l.lstrip().startswith('>'):
-            end(); j = i
-            while j<len(ls) and ls[j].lstrip().startswith('>'): j += 1
-            q = '\n'.join(re.sub(r'^\s*> ?', '', o) for o in ls[i:j])
-            out.append(f'<blockquote style="margin:4px 0;padding-left:8px;border-left:3px solid rgba(128,128,128,.5)">{md2html(q, depth+1)}</blockquote>')
-            i = j; continue
-        if _row_re.fullmatch(l) and i+1<len(ls) and re.fullmatch(r'\s*\|?[\s:|-]*-[\s:|-]*\|?\s*', ls[i+1]):
-            end(); j = i+2
-            while j<len(ls) and _row_re.fullmatch(ls[j]): j += 1
-            td = 'style="border:1px solid rgba(128,128,128,.4);padding:2px 6px"'
-            rows = [''.join(f'<{t} {td}>{md_inline(c)}</{t}>' for c in _cells(r)) for t,r in [('th',l)]+[('td',o) for o in ls[i+2:j]]]
-            out.append('<table style="border-collapse:collapse;margin:4px 0">' + ''.join(f'<tr>{r}</tr>' for r in rows) + '</table>')
-            i = j; continue
-        if m := _item_re.fullmatch(l):
-            end(); tag = 'ol' if m[2][0].isdigit() else 'ul'; items = []
-            while i<len(ls) and ls[i].strip():
-                if (m := _item_re.fullmatch(ls[i])) and (m[2][0].isdigit())==(tag=='ol'):
-                    items.append((len(m[1]), [m[3]]))
-                elif items and not _item_re.fullmatch(ls[i]): items[-1][1].append(ls[i].strip())
-                else: break
-                i += 1
-            lis = ''.join(f'<li style="margin-left:{n//2}em">{md_inline(chr(10).join(t))}</li>' for n,t in items)
-            out.append(f'<{tag} style="margin:4px 0;padding-left:1.6em">{lis}</{tag}>'); continue
+        l,h = ls[i],None
+        if m := _fence_re.match(l): h,i = _fence(ls, i, m)
+        elif m := re.match(r' {0,3}(#{1,6})\s+(.*?)\s*#*\s*$', l):
+            n = len(m[1]); h,i = f'<h{n} style="margin:6px 0 2px">{md_inline(m[2])}</h{n}>',i+1
+        elif re.fullmatch(r' {0,3}([-*_])( *\1){2,} *', l): h,i = '<hr>',i+1
+        elif l.lstrip().startswith('>'): h,i = _quote(ls, i, depth)
+        elif _row_re.fullmatch(l) and i+1<len(ls) and re.fullmatch(r'\s*\|?[\s:|-]*-[\s:|-]*\|?\s*', ls[i+1]):
+            h,i = _table(ls, i)
+        elif _item_re.fullmatch(l): h,i = _list(ls, i)
+        if h is not None: end(); out.append(h); continue
         if not l.strip(): end()
         else: para.append(l)
         i += 1
     end()
     return ''.join(out)
 
-# %% ../nbs/43_markdown.ipynb #67b6f60b
+# %% ../nbs/43_markdown.ipynb #e8e308d0
 def md_esc(s)->str:
-    "`s` as literal Markdown text on one line, inside a line (not at its start): HTML and Markdown's inline punctuation escaped"
+    "`s` as literal Markdown text on one line, inside a line (not at its start): HTML and inline punctuation escaped"
     return re.sub(r'([\\`*_\[\]|~])', r'\\\1', str(s).replace('&', '&amp;').replace('<', '&lt;')).replace('\n', ' ')
 
 def md_code(s)->str:
@@ -98,10 +121,10 @@ def md_url(u:str)->str:
     from urllib.parse import quote
     return quote(u, safe="/:?#[]@!$&'*+,;=%~-._")
 
+# %% ../nbs/43_markdown.ipynb #45963da7
 _md_link = r'!?\[[^\[\]`\\<>|]*\]\((?:https?://|mailto:)(?:[^\s()<>\\`|]|\([^\s()<>\\`|]*\))*\)'
-_md_toks = [re.compile(r'\\[!-/:-@\[-`{-~]|(?<!`)(`+)(?!`)' + c + r'+?(?<!`)\1(?!`)|' + _md_link + r'|`+|[&<\[\]]', re.I) for c in ('.', '[^|]')]
-md_open = re.compile(r'\s*(`{3,}(?=[^`]*$)|~{3,})(.*)')
-_md_delim = re.compile(r'[\s>]*(?:[-*+]\s+|\d+[.)]\s+)?[\s|:-]*-[\s|:-]*')
+_md_toks = [re.compile(r'\\[!-/:-@\[-`{-~]|(?<!`)(`+)(?!`)' + c + r'+?(?<!`)\1(?!`)|' + _md_link + r'|`+|[&<\[\]]',
+                       re.I) for c in ('.', '[^|]')]
 
 def _md_tok(m)->str:
     "What `md_line` writes for the token `m` matched"
@@ -111,19 +134,25 @@ def _md_tok(m)->str:
     return '\\`'*len(s) if s[0]=='`' else {'&':'&amp;', '<':'&lt;', '[':'\\[', ']':'\\]'}[s]
 
 def md_line(l:str, tab=False)->str:
-    "One line of Markdown text outside a fence: code spans and links to http(s) or mailto kept; other backticks, brackets, `&` and `<` escaped"
+    "One line of Markdown text outside a fence: code spans and http(s)/mailto links kept; the rest of `[]&<` escaped"
     return _md_toks[tab].sub(_md_tok, l)
 
+# %% ../nbs/43_markdown.ipynb #4f85f08d
+md_open = re.compile(r'\s*(`{3,}(?=[^`]*$)|~{3,})(.*)')
+_md_delim = re.compile(r'[\s>]*(?:[-*+]\s+|\d+[.)]\s+)?[\s|:-]*-[\s|:-]*')
+
 def md_safe(s:str)->str:
-    "Markdown text `s` with no raw HTML and links only to http(s) or mailto: lines escaped (`md_line`), fences at the margin and closed"
+    "Markdown text `s` with no raw HTML, links only to http(s) or mailto: lines escaped, fences at the margin, closed"
     out,ls,i = [],re.split(r'\r\n?|\n', s),0
     while i<len(ls):
         if m := md_open.fullmatch(ls[i]):
             f,k = m[1],len(ls[i])-len(ls[i].lstrip())
             j = next((j for j in range(i+1, len(ls)) if re.fullmatch(rf'\s*{f[0]}{{{len(f)},}}\s*', ls[j])), len(ls))
-            out += [f + re.match(r'[\w+#.-]*', m[2].strip())[0]] + [re.sub(rf'^[ \t]{{0,{k}}}', '', o) for o in ls[i+1:j]] + [f]
+            body = [re.sub(rf'^[ \t]{{0,{k}}}', '', o) for o in ls[i+1:j]]
+            out += [f + re.match(r'[\w+#.-]*', m[2].strip())[0]] + body + [f]
             i = j+1; continue
         j = next((j for j in range(i+1, len(ls)) if md_open.fullmatch(ls[j]) or not ls[j].strip(' \t>')), len(ls))
-        tab = any(map(_md_delim.fullmatch, ls[i:j]))  # a table's cells split at `|`, even inside code: such spans aren't kept
+        # a table's cells split at `|`, even inside code: such spans aren't kept
+        tab = any(map(_md_delim.fullmatch, ls[i:j]))
         out += [md_line(o, tab) for o in ls[i:j]]; i = j
     return '\n'.join(out)

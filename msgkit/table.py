@@ -5,36 +5,43 @@
 # %% auto #0
 __all__ = ['examples', 'kind_cell', 'kind_table']
 
-# %% ../nbs/54_table.ipynb #0e643728
+# %% ../nbs/54_table.ipynb #05835820
 from .errors import MsgkitError
 from .sniff import *
 from .mediapart import media, media_url, provider_file
 from .registry import apis
 from .core import mk_msg, mk_doc
 
-# %% ../nbs/54_table.ipynb #3d8a4d65
+# %% ../nbs/54_table.ipynb #9e2c69b2
 _h = lambda s: bytes.fromhex(s)
 
 def _docx():
     "The smallest zip that `filetype` reads as a Word document"
     import io, zipfile
     b = io.BytesIO()
-    with zipfile.ZipFile(b, 'w') as z: z.writestr('[Content_Types].xml', '<Types/>'); z.writestr('word/document.xml', '<w:document/>')
+    with zipfile.ZipFile(b, 'w') as z:
+        z.writestr('[Content_Types].xml', '<Types/>')
+        z.writestr('word/document.xml', '<w:document/>')
     return b.getvalue()
+
+# %% ../nbs/54_table.ipynb #d88d103e
 examples = dict(
     text="Hello", png=sample('gradient.png').read_bytes(), jpeg=_h('ffd8ffe000104a46494600010100000100010000')+b'\0'*16,
     gif=b'GIF89a\x01\x00\x01\x00\x80\x00\x00'+b'\0'*16, webp=b'RIFF\x24\x00\x00\x00WEBPVP8 '+b'\0'*16,
     heic=b'\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic'+b'\0'*16, tiff=b'II*\x00\x08\x00\x00\x00'+b'\0'*16,
-    image_url="https://example.com/cat.png", image_data_uri='data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==',
+    image_url="https://example.com/cat.png",
+    image_data_uri='data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==',
     pdf=sample('report.pdf').read_bytes(), pdf_url="https://arxiv.org/pdf/2506.18880",
     txt=media(b'Plain notes.', 'text/plain'), md=sample('notes.md'), csv=media(b'a,b\n1,2\n', 'text/csv'),
     html=media(b'<p>Hi</p>', 'text/html'), json=media(b'{"a": 1}', 'application/json'),
     doc_chunks=mk_doc(["One.", "Two."], api=None, title="Chunks"), docx=_docx(),
-    wav=b'RIFF\x24\x00\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00\x40\x1f\x00\x00\x80\x3e\x00\x00\x02\x00\x10\x00data\x00\x00\x00\x00',
+    wav=(b'RIFF\x24\x00\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00\x40\x1f\x00\x00\x80\x3e\x00\x00'
+         b'\x02\x00\x10\x00data\x00\x00\x00\x00'),
     mp3=b'ID3\x04\x00\x00\x00\x00\x00\x00\xff\xfb\x90\x00'+b'\0'*32, flac=b'fLaC\x00\x00\x00\x22'+b'\0'*40,
     ogg=b'OggS\x00\x02'+b'\0'*40, aac=b'\xff\xf1\x50\x80'+b'\0'*40, audio_url=media_url("https://example.com/talk.mp3"),
     mp4=b'\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom'+b'\0'*16,
-    webm=_h('1a45dfa3')+b'\x9f\x42\x86\x81\x01\x42\xf7\x81\x01\x42\xf2\x81\x04\x42\xf3\x81\x08\x42\x82\x84webm'+b'\0'*16,
+    webm=(_h('1a45dfa3')+b'\x9f\x42\x86\x81\x01\x42\xf7\x81\x01\x42\xf2\x81\x04\x42\xf3\x81\x08'
+          b'\x42\x82\x84webm'+b'\0'*16),
     mov=b'\x00\x00\x00\x14ftypqt  \x00\x00\x00\x00qt  '+b'\0'*16, avi=b'RIFF\x00\x00\x00\x00AVI LIST'+b'\0'*40,
     video_url=media_url("https://example.com/clip.mp4"),
     openai_file=provider_file('file-6F2ksmvXxt4VdoqmHRw6kL', 'application/pdf'),
@@ -43,6 +50,7 @@ examples = dict(
     s3_image=provider_file('s3://my-bucket/cat.png', 'image/png'),
 )
 
+# %% ../nbs/54_table.ipynb #a6ccbab4
 def _brief(b):
     "A short description of block `b`: its type or key, and what is inside"
     if not isinstance(b, dict): return repr(b)[:40]
@@ -53,6 +61,7 @@ def _brief(b):
     if len(v)==1 and isinstance(next(iter(v.values())), dict): inner = [f"{x}:{_brief(y)}" for x,y in v.items()]
     return f"{k}({', '.join(inner)})"
 
+# %% ../nbs/54_table.ipynb #f882777f
 def kind_cell(x, api):
     "`(block, None)` for content `x` rendered for `api` (followed by a question), or `(None, error message)`"
     try: m = mk_msg([x, "What is this?"], api=api)
@@ -60,6 +69,7 @@ def kind_cell(x, api):
     c = m['content'] if 'content' in m else m['parts']
     return c[0], None
 
+# %% ../nbs/54_table.ipynb #bcab9732
 def _md(s): return s.replace('|', '\\|').replace('\n', ' ')
 
 def kind_table(apis_=None)->str:
@@ -68,5 +78,6 @@ def kind_table(apis_=None)->str:
     rows = ['| kind | ' + ' | '.join(apis_) + ' |', '|---|' + '---|'*len(apis_)]
     for k,x in examples.items():
         cells = [kind_cell(x, a) for a in apis_]
-        rows.append(f"| {k} | " + ' | '.join(f"`{_md(_brief(b))}`" if e is None else f"✗ {_md(e)}" for b,e in cells) + ' |')
+        row = ' | '.join(f"`{_md(_brief(b))}`" if e is None else f"✗ {_md(e)}" for b,e in cells)
+        rows.append(f"| {k} | {row} |")
     return '\n'.join(rows)

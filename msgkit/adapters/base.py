@@ -6,7 +6,7 @@
 __all__ = ['CHOICES', 'Adapter', 'kind_err', 'measured', 'mb', 'no_opt', 'chk_effort', 'chk_choice', 'json_schema',
            'chk_ttl_order', 'payload_keys', 'mt_keys', 'contract']
 
-# %% ../../nbs/20_adapters.ipynb #e9d5a5a2
+# %% ../../nbs/20_adapters.ipynb #fe377d22
 import copy, json, math, re
 from fastcore.basics import basic_repr, patch
 from ..errors import *
@@ -17,12 +17,14 @@ from ..losses import lose
 from ..registry import all_adapters, get_api
 from ..mediapart import with_fields
 
-# %% ../../nbs/20_adapters.ipynb #74db992e
+# %% ../../nbs/20_adapters.ipynb #07ba1ac5
 class Adapter:
     "Base for API adapters: subclasses say how their API spells each part, and what it takes"
     name = None  # the `api=` value
-    media_types,url_mts,limits = {},set(),{}  # kind -> media types (as bytes); media types by URL; kind -> (most bytes, how)
-    roles,role_map,role_hint = ('user','assistant'),{},''  # the roles it takes; its names for neutral ones; a roles hint
+    # kind -> media types (as bytes); media types by URL; kind -> (most bytes, how)
+    media_types,url_mts,limits = {},set(),{}
+    # the roles it takes; its names for neutral ones; a roles hint
+    roles,role_map,role_hint = ('user','assistant'),{},''
     opts = ()  # the options its `part` takes (`detail`, ...)
     needs_ids,resp_list,msgs_key = True,False,'messages'  # calls need ids; responses hold a list of items; messages key
     file_refs = ()  # the prefixes of its provider files' ids
@@ -45,7 +47,7 @@ class Adapter:
         c = d.get('content') if len(d)==2 and d.get('role')==role else None
         return c if type(c) is str else None
 
-# %% ../../nbs/20_adapters.ipynb #61562b6b
+# %% ../../nbs/20_adapters.ipynb #cd16dc09
 _fit_mts = {'image/gif','image/bmp','image/tiff','image/png','image/jpeg','image/webp'}  # what Pillow decodes by itself
 
 def kind_err(api, p, ok)->InputError:
@@ -53,7 +55,8 @@ def kind_err(api, p, ok)->InputError:
     others = sorted(o.name for o in all_adapters() if o.name!=api and p.get('mt') in o.media_types.get(p.type, ()))
     alt = f"; {', '.join(others)} can" if others else ''
     what = f"{p.type} ({p.mt})" if p.get('mt') else p.type
-    fit = " (fit=True converts an image to one it takes)" if p.type=='image' and 'data' in p and p.get('mt') in _fit_mts else ''
+    fits = p.type=='image' and 'data' in p and p.get('mt') in _fit_mts
+    fit = " (fit=True converts an image to one it takes)" if fits else ''
     return InputError(f"api={api!r} can't take {what}: it takes {ok}{fit}{alt}")
 
 def measured(n:int, how:str)->int:
@@ -65,7 +68,7 @@ def mb(n:int)->str:
     if n>=2**20: return f"{n/2**20:.2f}".rstrip('0').rstrip('.') + ' MB'
     return f"{n/1024:.0f} KB" if n>=1024 else f"{n} bytes"
 
-# %% ../../nbs/20_adapters.ipynb #ee00514b
+# %% ../../nbs/20_adapters.ipynb #83822fd2
 @patch
 def chk_opts(self:Adapter, kw):
     "Raise `InputTypeError` for options this adapter does not take"
@@ -81,6 +84,7 @@ def chk_role(self:Adapter, m):
         hint = self.role_hint if r in ('system','developer') else ''
         raise InputError(f"api={self.name!r} takes roles {', '.join(self.roles)}, not {r!r}{hint}")
 
+# %% ../../nbs/20_adapters.ipynb #2a8515bd
 @patch
 def takes(self:Adapter, p)->bool:
     "Can this API take part `p` as it is (bytes, URL or provider file)?"
@@ -97,11 +101,14 @@ def chk(self:Adapter, p):
     if p.get('mt') in self.media_types.get(p.type, ()):
         if 'url' in p: raise InputError(f"api={self.name!r} can't take {p.type} ({p.mt}) by URL: fetch it first, "
                                         f"with mk_msg(..., fetch=True) or msgkit.fetch({p.url!r})")
-        if 'file' in p and p.get('api')==self.file_api: raise InputError(f"api={self.name!r} takes no {p.type} by file id")
-        if 'file' in p: raise InputError(f"The file {p.file!r} belongs to api={p.get('api')!r}; api={self.name!r} can't use it")
+        if 'file' in p and p.get('api')==self.file_api:
+            raise InputError(f"api={self.name!r} takes no {p.type} by file id")
+        if 'file' in p:
+            raise InputError(f"The file {p.file!r} belongs to api={p.get('api')!r}; api={self.name!r} can't use it")
     ok = ', '.join(sorted(self.media_types.get(p.type, ()))) or f'no {p.type}'
     raise kind_err(self.name, p, ok)
 
+# %% ../../nbs/20_adapters.ipynb #61558b7a
 @patch
 def max_read(self:Adapter)->int:
     "The most bytes this API takes in one part (the largest of its `limits`, as raw bytes): what msgkit reads for it"
@@ -113,13 +120,18 @@ def chk_size(self:Adapter, p):
     mx,how = self.limits.get(p.type, (None,None))
     if 'data' not in p: return p
     n,b = measured(len(p.data), how),how=='b64'
-    if mx and n>mx: raise InputError(f"api={self.name!r} takes {p.type}s of at most {mx:,} bytes{' of base64' if b else ''}; this "
-                                     f"{p.mt} is {n:,}{' as base64' if b else ''}{': fit=True downscales it' if p.type=='image' else ''}")
-    return p  # pixels: the renderer checks every image of the request at once (`chk_px`), the limit depending on how many
+    if mx and n>mx:
+        raise InputError(f"api={self.name!r} takes {p.type}s of at most {mx:,} bytes{' of base64' if b else ''}; this "
+                         f"{p.mt} is {n:,}{' as base64' if b else ''}"
+                         f"{': fit=True downscales it' if p.type=='image' else ''}")
+    # pixels: the renderer checks every image of the request at once (`chk_px`), the limit depending on how many
+    return p
 
-# %% ../../nbs/20_adapters.ipynb #6506d122
-Adapter.img_px,Adapter.img_px_many,Adapter.img_many = None,None,None  # most pixels a side; of each, past `img_many` images
-Adapter.img_long,Adapter.img_anim = None,True  # the long edge `fit` makes an image (`None`: as big as it may); animated ok
+# %% ../../nbs/20_adapters.ipynb #83de866f
+# most pixels a side; of each, past `img_many` images
+Adapter.img_px,Adapter.img_px_many,Adapter.img_many = None,None,None
+# the long edge `fit` makes an image (`None`: as big as it may); animated ok
+Adapter.img_long,Adapter.img_anim = None,True
 
 @patch
 def px_limit(self:Adapter, n:int=1):
@@ -128,7 +140,7 @@ def px_limit(self:Adapter, n:int=1):
 
 @patch
 def px_why(self:Adapter, size, n:int=1):
-    "Why an image of `size` (`(w, h)`, or `None`) is over the pixel limit in a request of `n` images; `None` if it isn't"
+    "Why an image of `size` (`(w, h)`, or `None`) is over the pixel limit in a request of `n` images (`None`: it isn't)"
     px = self.px_limit(n)
     if not (px and size and max(size)>px): return None
     many = f" in a request of more than {self.img_many} images (this one has {n})" if px!=self.img_px else ''
@@ -146,7 +158,7 @@ def chk_px(self:Adapter, imgs:list):
             which = f"image {i+1} of {len(imgs)} is" if len(imgs)>1 else "this image is"
             raise InputError(f"api={self.name!r} {why}; {which} {size[0]}×{size[1]}: fit=True downscales it")
 
-# %% ../../nbs/20_adapters.ipynb #7775549c
+# %% ../../nbs/20_adapters.ipynb #7b106ff9
 Adapter.msg_shape,Adapter.block_shape,Adapter.extra_keys = None,None,()
 
 @patch
@@ -179,7 +191,7 @@ def split_msg(self:Adapter, d)->tuple|None:
     "`(role, content)` if `d` is a message in this API's form, else `None`"
     return (d['role'], d['content']) if 'role' in d and 'content' in d else None
 
-# %% ../../nbs/20_adapters.ipynb #0abde5ee
+# %% ../../nbs/20_adapters.ipynb #25a628ed
 @patch
 def parse_block(self:Adapter, d:dict):
     "Block `d` (in this API's form) as a part"
@@ -197,7 +209,8 @@ def read_block(self:Adapter, d:dict):
 def parse_item(self:Adapter, d:dict)->tuple:
     "`(role, parts)` of history item `d`, to render it for another API"
     m = self.split_msg(d)
-    if not m or m[1] is None: raise InputError(f"msgkit can't translate {d.get('type')!r} items of api={self.name!r} to another API yet")
+    if not m or m[1] is None:
+        raise InputError(f"msgkit can't translate {d.get('type')!r} items of api={self.name!r} to another API yet")
     return m[0], [text_part(m[1])] if isinstance(m[1], str) else [self.read_block(o) for o in m[1]]
 
 @patch
@@ -216,8 +229,9 @@ def resp(self:Adapter, x):
     "Response `x` as a plain dict, if it is one of this API's responses; else `None`"
     return dump(x) if self.items(x) is not None else None
 
-# %% ../../nbs/20_adapters.ipynb #be969d80
-Adapter.id_chars,Adapter.id_max,Adapter.first_user = None,None,False  # tool-call ids: a regex character class, a length
+# %% ../../nbs/20_adapters.ipynb #a339309f
+# tool-call ids: a regex character class, a length
+Adapter.id_chars,Adapter.id_max,Adapter.first_user = None,None,False
 Adapter.msg_names = False  # does it take `name` on messages?
 
 @patch
@@ -241,6 +255,7 @@ def tidy(self:Adapter, msgs:list)->list:
     if run: out.append(run[0] if len(run)==1 else self.join(run))
     return out
 
+# %% ../../nbs/20_adapters.ipynb #3621198a
 @patch
 def before_send(self:Adapter, msgs:list)->list:
     "A finished history (cache marks placed) as it may be sent: rules about its last turn or totals; default: as it is"
@@ -261,7 +276,7 @@ def reasoning(self:Adapter, p, **kw):
     "A block for `thinking` part `p` that did not come from this API, or `None` if this API can't take it"
     return None
 
-# %% ../../nbs/20_adapters.ipynb #72fd83e8
+# %% ../../nbs/20_adapters.ipynb #d6a141b0
 CHOICES = ('auto','none','required')
 
 def no_opt(api, name, hint='')->InputError:
@@ -270,22 +285,26 @@ def no_opt(api, name, hint='')->InputError:
 
 def chk_effort(api, r, efforts):
     "Reasoning effort `r`, if `api` takes it (`efforts`)"
-    if r not in efforts: raise InputError(f"api={api!r} takes reasoning efforts {', '.join(map(repr, efforts))}, not {r!r}")
+    if r not in efforts:
+        raise InputError(f"api={api!r} takes reasoning efforts {', '.join(map(repr, efforts))}, not {r!r}")
     return r
 
 def chk_choice(c):
     "A `tool_choice`: 'auto', 'none', 'required', or a tool's name"
-    if not isinstance(c, str) or not c: raise InputTypeError(f"tool_choice takes 'auto', 'none', 'required' or a tool's name, not {c!r}")
+    if not isinstance(c, str) or not c:
+        raise InputTypeError(f"tool_choice takes 'auto', 'none', 'required' or a tool's name, not {c!r}")
     return c
 
 def json_schema(schema)->tuple:
-    "`(name, JSON Schema)` of a structured-output `schema`: a JSON Schema dict (named by its `title`) or a pydantic model"
-    if isinstance(schema, type) and hasattr(schema, 'model_json_schema'): s,n = schema.model_json_schema(),schema.__name__
+    "`(name, JSON Schema)` of structured-output `schema`: a JSON Schema dict (named by its `title`) or a pydantic model"
+    if isinstance(schema, type) and hasattr(schema, 'model_json_schema'):
+        s,n = schema.model_json_schema(),schema.__name__
     elif isinstance(schema, dict): s,n = schema,schema.get('title') or 'response'
-    else: raise InputTypeError(f"schema= takes a JSON Schema dict or a pydantic model class, not {type(schema).__name__}")
+    else: raise InputTypeError("schema= takes a JSON Schema dict or a pydantic model class, "
+                               f"not {type(schema).__name__}")
     return re.sub(r'[^a-zA-Z0-9_-]', '_', n)[:64], s
 
-# %% ../../nbs/20_adapters.ipynb #f506df37
+# %% ../../nbs/20_adapters.ipynb #a56cc0fd
 @patch
 def system_prompt(self:Adapter, groups:list):
     "The system prompt, for APIs that take it apart from the messages, from `groups` (each system message's parts)"
@@ -314,7 +333,7 @@ def unrequest(self:Adapter, req:dict):
     "`dict(msgs, system, tools, model, tool_choice)` of a request in this API's form, or `None` if `req` is not one"
     return None
 
-# %% ../../nbs/20_adapters.ipynb #87e817ce
+# %% ../../nbs/20_adapters.ipynb #69de76d5
 @patch
 def parse_tool(self:Adapter, d:dict)->list|None:
     "The neutral tools (`Tool`s) in tool definition `d`, if it is in this API's form; else `None`"
@@ -338,10 +357,11 @@ def tool_mark(self:Adapter, d:dict)->bool:
 @patch
 def chk_tool_name(self:Adapter, name, pat, what):
     "A clear error for a tool name this API refuses"
-    if not isinstance(name, str) or not re.fullmatch(pat, name): raise InputError(f"api={self.name!r} takes tool names of {what}, not {name!r}")
+    if not isinstance(name, str) or not re.fullmatch(pat, name):
+        raise InputError(f"api={self.name!r} takes tool names of {what}, not {name!r}")
     return name
 
-# %% ../../nbs/20_adapters.ipynb #6a55a31b
+# %% ../../nbs/20_adapters.ipynb #f5c4a53e
 @patch
 def usage(self:Adapter, r:dict)->dict:
     "Token usage of response dict `r`, as `mk_usage` gives it"
@@ -377,7 +397,7 @@ def batch_result(self:Adapter, d:dict)->tuple:
     "`(id, response dict, error)` of one line of this API's batch output (`error` is `None` for a success)"
     raise InputError(f"api={self.name!r} has no batch file format msgkit knows")
 
-# %% ../../nbs/20_adapters.ipynb #ec9466e2
+# %% ../../nbs/20_adapters.ipynb #a4d97ac3
 Adapter.cache_key,Adapter.max_marks,Adapter.explicit_cache = None,None,False
 
 def chk_ttl_order(api, ttls:list):
@@ -416,7 +436,7 @@ def unmark(self:Adapter, msg, ckey='content')->dict:
     if not isinstance(c, list): return msg
     return {**msg, ckey: [{k:v for k,v in o.items() if k!=self.cache_key} if isinstance(o,dict) else o for o in c]}
 
-# %% ../../nbs/20_adapters.ipynb #4a132a36
+# %% ../../nbs/20_adapters.ipynb #a49d9323
 @patch
 def marks(self:Adapter, blocks)->list:
     "The cache marks among `blocks` (a message's content, a system prompt or the tools), as dicts"
@@ -434,6 +454,7 @@ def as_blocks(self:Adapter, msg)->dict:
     c = msg.get('content')
     return {**msg, 'content':[self.part(text_part(c), msg.get('role'))]} if isinstance(c, str) else msg
 
+# %% ../../nbs/20_adapters.ipynb #8dbe0044
 @patch
 def cache_system(self:Adapter, system, ttl=None):
     "`system` marked as a cache breakpoint, or `None` where this API takes no mark there"
@@ -452,15 +473,15 @@ def marks_taken(self:Adapter, kw:dict)->int:
 @patch
 def mk_cache(self:Adapter, req:dict, ttl=None, display_name=None)->dict:
     "Keyword arguments for this API's call that makes an explicit cache of request `req`"
-    raise InputError(f"api={self.name!r} has no explicit caches: mark the prefix with cache='last', 'rolling' or [indices] "
-                     "(mk_cache is for api='gemini')")
+    raise InputError(f"api={self.name!r} has no explicit caches: mark the prefix with cache='last', 'rolling' "
+                     "or [indices] (mk_cache is for api='gemini')")
 
 @patch
 def small_cache(self:Adapter, req:dict, n:int):
     "Why an explicit cache of `n` tokens (of request `req`) is too small for this API; `None` if it isn't"
     return None
 
-# %% ../../nbs/20_adapters.ipynb #9bd151ae
+# %% ../../nbs/20_adapters.ipynb #4df16eb2
 @patch
 def chars_per_token(self:Adapter, model=None)->float:
     "The documented characters per token of text"
@@ -486,6 +507,7 @@ def est_av(self:Adapter, kind, secs, model=None)->int:
     "Tokens of `secs` seconds of `kind` ('audio' or 'video'; `None` seconds when unknown)"
     return math.ceil(32*(secs or 60))
 
+# %% ../../nbs/20_adapters.ipynb #12cdd3ce
 @patch
 def est_tools(self:Adapter, tools:list, model=None, tool_choice=None)->int:
     "Tokens of tool definitions `tools` (in this API's form): their JSON text"
@@ -506,8 +528,9 @@ def est_reply(self:Adapter, model=None)->int:
     "Tokens a request adds to prime the reply"
     return 0
 
-# %% ../../nbs/20_adapters.ipynb #c3d99740
-Adapter.payload_keys,Adapter.mt_keys = ('data',),('mt',)  # fields holding payloads; fields holding media types
+# %% ../../nbs/20_adapters.ipynb #f1c579d0
+# fields holding payloads; fields holding media types
+Adapter.payload_keys,Adapter.mt_keys = ('data',),('mt',)
 
 def payload_keys()->set:
     "The fields that hold payloads in any API's dicts"
@@ -517,18 +540,21 @@ def mt_keys()->tuple:
     "The fields that hold media types in any API's dicts"
     return tuple(dict.fromkeys(k for o in all_adapters() for k in o.mt_keys))
 
-# %% ../../nbs/20_adapters.ipynb #c5699551
+# %% ../../nbs/20_adapters.ipynb #a8e2d5b4
 _attr_docs = dict(
-    name="the `api=` value", media_types="kind -> the media types it takes as bytes", url_mts="the media types it takes by URL",
+    name="the `api=` value", media_types="kind -> the media types it takes as bytes",
+    url_mts="the media types it takes by URL",
     limits="kind -> (most bytes, 'raw' or 'b64': as base64 text)", roles="the message roles it takes",
     role_map="its names for neutral roles (Gemini's `model`)", role_hint="added to an error for a system role it lacks",
     opts="the options its `part` takes (`detail`, ...)", needs_ids="do tool calls need ids?",
     resp_list="do its responses hold a list of items (Responses)?", msgs_key="the request field holding the messages",
     file_refs="the prefixes of its provider files' ids", img_px="the most pixels a side of an image",
     img_px_many="the most pixels a side once a request holds more than `img_many` images",
-    img_many="how many images a request may hold before `img_px_many` applies", img_long="the long edge `fit` makes an image",
+    img_many="how many images a request may hold before `img_px_many` applies",
+    img_long="the long edge `fit` makes an image",
     img_anim="does it take animated images?", msg_shape="the exact form of its history items (`shapes`)",
-    block_shape="the exact form of its blocks", extra_keys="keys of its blocks no other API has (reported when left out)",
+    block_shape="the exact form of its blocks",
+    extra_keys="keys of its blocks no other API has (reported when left out)",
     id_chars="the characters its tool-call ids may use (a regex class)", id_max="the longest tool-call id it takes",
     first_user="must a history start with a user turn?", msg_names="does it take `name` on messages?",
     cache_key="the key of its cache marks on blocks", max_marks="the most cache marks a request may hold",
@@ -544,7 +570,9 @@ def contract()->str:
             import inspect
             f = v.fget if isinstance(v, property) else v
             doc,dflt = (inspect.getdoc(f) or '').split('\n')[0],'property' if isinstance(v, property) else 'method'
-            k = f"`{k}{'' if isinstance(v, property) else str(inspect.signature(f)).replace('(self, ', '(').replace('(self)', '()')}`"
+            sig = '' if isinstance(v, property) else str(inspect.signature(f))
+            sig = sig.replace('(self, ', '(').replace('(self)', '()')
+            k = f"`{k}{sig}`"
         else: doc,dflt,k = _attr_docs.get(k, ''),f"`{short(v)}`",f"`{k}`"
         rows.append(f"| {k} | {dflt.replace('|', '&#124;')} | {doc.replace('|', '&#124;')} |")
     return '\n'.join(rows)
