@@ -140,9 +140,9 @@ def top_page(links):
     rows = []
     for n in msgkit.__all__:
         m = links[n]
-        rows.append(f'| [`{n}`]({m}.md#msgkit.{m}.{n}) | `msgkit.{m}` | {D.cell(D.summary(getattr(msgkit, n)))} |')
+        rows.append(f'| [`{n}`]({m}.md#msgkit.{m}.{n}) | [{m}]({m}.md) | {D.cell(D.summary(getattr(msgkit, n)))} |')
     return ('# msgkit\n\n`from msgkit import *` gives these names; each loads its module on first use. Every '
-            "module's own public names are on its page (left).\n\n| Name | Module | |\n| -- | -- | -- |\n"
+            "module's own public names are on its page (left).\n\n| Name | In `msgkit.` | |\n| -- | -- | -- |\n"
             + '\n'.join(rows) + '\n')
 
 def grouped(items):
