@@ -145,7 +145,7 @@ def params_table(obj):
     if rd or ra: out.append(f'| **Returns** | {code(ra)} | | {cell(rd)} |')
     return '\n'.join(out)
 
-def signature(name, obj, width=100):
+def signature(name, obj, width=88):
     "`name(params)->ret` as the reader calls it (a class: its constructor), one parameter a line when it's long"
     try: sig = inspect.signature(obj if isinstance(obj, functools.partial) else target(obj) or obj)
     except (TypeError, ValueError): return name
