@@ -6,10 +6,11 @@ config = ConfigParser(delimiters=['='])
 config.read('settings.ini', encoding='utf-8')
 cfg = config['DEFAULT']
 
-cfg_keys = 'version description keywords author author_email'.split()
+cfg_keys = 'version description keywords author'.split()
 expected = cfg_keys + "lib_name user branch license status min_python audience language".split()
 for o in expected: assert o in cfg, "missing expected setting: {}".format(o)
 setup_cfg = {o:cfg[o] for o in cfg_keys}
+if cfg.get('author_email'): setup_cfg['author_email'] = cfg['author_email']  # none yet: no address is better than a made-up one
 
 licenses = {
     'apache2': ('Apache Software License 2.0','OSI Approved :: Apache Software License'),
@@ -29,14 +30,14 @@ setuptools.setup(
     name = cfg['lib_name'],
     license = lic[0],
     classifiers = [
-        'Development Status :: ' + statuses[int(cfg['status'])],
+        'Development Status :: ' + statuses[int(cfg['status'])-1],  # status = 3 is '3 - Alpha'
         'Intended Audience :: ' + cfg['audience'].title(),
         'Natural Language :: ' + cfg['language'].title(),
     ] + ['Programming Language :: Python :: '+o for o in py_versions[py_versions.index(min_python):]] + (['License :: ' + lic[1] ] if lic[1] else []),
     url = cfg['git_url'],
     packages = setuptools.find_packages(),
     include_package_data = True,
-    package_data = {cfg['lib_name']: ['samples/*']},
+    package_data = {cfg['lib_path']: ['samples/*']},  # keyed by the package (msgkit), not the distribution name
     install_requires = requirements,
     extras_require = {'dev': dev_requirements, **extras},
     dependency_links = cfg.get('dep_links','').split(),

@@ -481,7 +481,7 @@ def machine():
     aff = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
     vers = {}
     from importlib.metadata import version
-    for p in ('msgkit','msglm','litellm','langchain-core','langchain-anthropic','langchain-openai','langchain-google-genai','langchain-aws',
+    for p in ('msgkit-llm','msglm','litellm','langchain-core','langchain-anthropic','langchain-openai','langchain-google-genai','langchain-aws',
               'pydantic-ai-slim','openai','anthropic','google-genai','boto3','tiktoken','numpydoc','fastcore'):
         try: vers[p] = version(p)
         except Exception: vers[p] = 'not installed'
