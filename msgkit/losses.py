@@ -9,7 +9,7 @@ __all__ = ['LossWarning', 'set_where', 'reset_where', 'lose', 'reports']
 import contextvars, warnings
 from functools import wraps
 
-# %% ../nbs/06_losses.ipynb #cc1e6b4d
+# %% ../nbs/06_losses.ipynb #71e8268d
 class LossWarning(UserWarning):
     "What a conversion dropped or downgraded; `.losses` holds one `dict(where=, what=, why=)` per loss"
     def __init__(self, losses):
@@ -17,6 +17,7 @@ class LossWarning(UserWarning):
         super().__init__(f"{len(self.losses)} thing(s) changed or dropped on the way: "
                          + '; '.join(f"{o['where']}: {o['what']} ({o['why']})" for o in self.losses))
 
+# %% ../nbs/06_losses.ipynb #fc0a815c
 _losses,_at = contextvars.ContextVar('losses', default=None),contextvars.ContextVar('where', default='')
 
 def set_where(s:str):

@@ -11,7 +11,7 @@ from .losses import reports
 from .registry import all_adapters
 from .core import mk_msg
 
-# %% ../nbs/49_stream.ipynb #3ed1e155
+# %% ../nbs/49_stream.ipynb #f00fd3cb
 def _events(x):
     "The events of a stream: an iterable, or boto3's `converse_stream` response with its `stream`"
     if isinstance(x, dict) and 'stream' in x: x = x['stream']
@@ -19,13 +19,15 @@ def _events(x):
         raise InputTypeError(f"stream_msg takes a stream's events (SDK event objects or dicts), not {type(x).__name__}")
     return list(x)
 
+# %% ../nbs/49_stream.ipynb #127dfd90
 @guard(EVENTS)
 def stream_response(events)->tuple:
     "`(api, response dict)`: the response the API would have sent without streaming, assembled from `events`"
     evs = _events(events)
     if not evs: raise InputError("The stream has no events")
     src = next((o for o in all_adapters() if o.stream_of(evs[0])), None)
-    if not src: raise InputTypeError(f"Not an event of a known API's stream: {type(evs[0]).__name__} {str(evs[0])[:80]}")
+    if not src:
+        raise InputTypeError(f"Not an event of a known API's stream: {type(evs[0]).__name__} {str(evs[0])[:80]}")
     return src.name, src.assemble(evs)
 
 @guard(EVENTS)

@@ -5,16 +5,15 @@
 # %% auto #0
 __all__ = ['AntAI']
 
-# %% ../../nbs/14_ant_ai.ipynb #80f151e9
+# %% ../../nbs/14_ant_ai.ipynb #bd0156ba
 from ..errors import *
 from ..sniff import *
 from ..parts import *
 from ..mediapart import *
-from ..losses import lose
 from ..registry import reader, Reader, neutral_role
 from ..history import *
 
-# %% ../../nbs/14_ant_ai.ipynb #3ca06fc9
+# %% ../../nbs/14_ant_ai.ipynb #e79f9762
 _kinds = ('message','tool_call','tool_call_result')
 
 @reader
@@ -26,7 +25,10 @@ class AntAI(Reader):
         k,c = d['kind'],d.get('content')
         txt = [text_part(c)] if isinstance(c, str) and c else []
         if k=='tool_call_result':
-            return [turn('user', [tool_result_part(d.get('tool_call_id'), txt or [text_part('.')], name=d.get('name'), is_error=bool(d.get('is_error')))])]
-        calls = [tool_call_part(o.get('id'), o['function']['name'], tool_args(o['function'].get('arguments'), o['function']['name'])) for o in d.get('tool_calls') or []]
+            return [turn('user', [tool_result_part(d.get('tool_call_id'), txt or [text_part('.')], name=d.get('name'),
+                                                   is_error=bool(d.get('is_error')))])]
+        calls = [tool_call_part(o.get('id'), o['function']['name'],
+                                tool_args(o['function'].get('arguments'), o['function']['name']))
+                 for o in d.get('tool_calls') or []]
         r = d.get('role') or ('assistant' if k=='tool_call' else role)
         return [turn(neutral_role(r), txt + calls)]
