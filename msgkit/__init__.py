@@ -1,8 +1,10 @@
 __version__ = "0.0.1"
 # Hand-written: `from msgkit import *` gives the user-facing names only; the building blocks stay in their modules.
-# `import msgkit` imports nothing else: each name loads its module when first used (the display of what msgkit returns
-# with it). Each public function is guarded where it is defined (`msgkit.errors`), so `msgkit.mk_msg is msgkit.core.mk_msg`.
-_where = dict(sniff='media_type media_kind sample', parts='Part Turn jsonable', mediapart='media media_url provider_file',
+# `import msgkit` imports nothing else: each name loads its module when first used (the display of what msgkit
+# returns with it). Each public function is guarded where it is defined (`msgkit.errors`), so
+# `msgkit.mk_msg is msgkit.core.mk_msg`.
+_where = dict(sniff='media_type media_kind sample', parts='Part Turn jsonable',
+              mediapart='media media_url provider_file',
               registry='apis get_api', losses='LossWarning', history='read_history',
               core='mk_msg mk_msgs mk_doc mk_ant_doc render_history mk_toolres',
               response='tool_calls msg_text usage finish_reason read_parts', stream='stream_msg stream_response',

@@ -90,6 +90,8 @@ def test_no_private_names_across_modules():
 def test_rooms_and_lines():
     "No module over 450 lines but the adapters; no line over 120 characters"
     big = {m:n for m,p in modules().items() if (n := len(p.read_text().splitlines()))>450 and not m.startswith('adapters.')}
-    long = [f"{m}:{i+1}" for m,p in modules().items() for i,l in enumerate(p.read_text().splitlines()) if len(l)>120]
+    # nbdev wraps `__all__` at 120 characters before adding its `__all__ = ` prefix: that first line is nbdev's
+    long = [f"{m}:{i+1}" for m,p in modules().items() for i,l in enumerate(p.read_text().splitlines())
+            if len(l)>120 and not l.startswith('__all__ = [')]
     assert not big, big
     assert not long, (len(long), long[:20])

@@ -1,1 +1,2 @@
-# Hand-written (not generated): format readers, one module per format (nbs/1x_*.ipynb), found by `msgkit.registry.readers`
+# Hand-written (not generated): format readers, one module per format (nbs/12_compat.ipynb to nbs/17_langchain.ipynb),
+# found by `msgkit.registry.all_readers`
