@@ -25,6 +25,11 @@ def __getattr__(name):
     import importlib
     importlib.import_module(f'{__name__}.display')  # what msgkit returns shows itself
     v = getattr(importlib.import_module(f'{__name__}.{m}'), name)
+    try:  # help(v) lists the parameters' docments (guard gives functions theirs; partials and classes get them here)
+        from ._docs import docs
+        k = f"{getattr(v, '__module__', '')}.{getattr(v, '__qualname__', '')}"
+        if (d := docs.get(k) or docs.get(f'{__name__}.{m}.{name}')): v.__doc__ = d
+    except (ImportError, AttributeError, TypeError): pass
     globals()[name] = v
     return v
 

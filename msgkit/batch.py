@@ -64,7 +64,10 @@ def mk_batch(
 # %% ../nbs/52_batch.ipynb #e85390e3
 class BatchError(InputError):
     "A request of a batch job that failed: its `id` and the provider's `error`"
-    def __init__(self, id, error):
+    def __init__(self,
+                 id, # The request's id in the batch (`custom_id`, `recordId`, `key`)
+                 error, # The provider's error for it (a dict, or text)
+                ):
         self.id,self.error = id,error
         super().__init__(f"Batch request {id!r} failed: "
                          f"{json.dumps(error)[:300] if not isinstance(error, str) else error}")

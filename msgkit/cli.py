@@ -175,7 +175,7 @@ def _parser():
     ap.add_argument('--fetch', action='store_true',
                     help="download URLs the API won't take itself (Bedrock, Chat files)")
     ap.add_argument('--fit', action='store_true',
-                    help="resize and re-encode images the API would refuse (needs Pillow: msgkit[images])")
+                    help="resize and re-encode images the API would refuse (needs Pillow: msgkit-llm[images])")
     ap.add_argument('--wire', action='store_true',
                     help="print the HTTP request's JSON body (camelCase for Gemini; the model goes in its URL)")
     ap.add_argument('--curl', action='store_true',

@@ -202,6 +202,12 @@ def mk_doc(
     return p if api is None else obj(get_api(api).part(p))
 
 @guard(_DOC)
-def mk_ant_doc(content, title=None, context=None, citation=True, **kws):
+def mk_ant_doc(
+    content, # The document: text, a list of text chunks, PDF bytes, a `Path` or a URL
+    title:str=None, # Its title
+    context:str=None, # Context about it, for the model (not cited)
+    citation:bool=True, # Enable citations from it
+    **kws, # Other fields of the document block (`cache_control`, ...)
+):
     "Create an Anthropic document (msglm's name)"
     return obj({**mk_doc(content, 'anthropic', title=title, context=context, citations=citation), **kws})

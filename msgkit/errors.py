@@ -78,6 +78,8 @@ def _explain(f, name, takes, e, a, kw)->MsgkitError:
 
 # %% ../nbs/00_errors.ipynb #146da22b
 _passes = (MsgkitError, Warning)  # with the BaseExceptions that aren't Exceptions (KeyboardInterrupt, SystemExit, ...)
+try: from msgkit._docs import docs as _docs  # each public function's docstring with its parameters' docments
+except ImportError: _docs = {}  # (.ci/docstrings.py writes it after nbdev_export)
 
 def guard(
     takes:str='', # What the function takes, for the message
@@ -104,6 +106,7 @@ def guard(
             except Exception as e: raise _explain(f, name, takes, e, a, kw) from e
             finally: _inside.reset(tok)
             return gen(r, a, kw) if isinstance(r, types.GeneratorType) else r
+        _f.__doc__ = _docs.get(f'{f.__module__}.{f.__qualname__}', f.__doc__)  # help(f) lists the parameters' docments
         return _f
     return deco
 

@@ -124,7 +124,7 @@ def fit_image(p, ad, n:int=1):
     try: im = open_image(p.data)
     except Exception as e: raise _undecodable(p, ad, why, e) from None
     if im is None: raise InputError(f"api={ad.name!r} {why}; this {p.mt} doesn't fit: "
-                                    "fit=True resizes it with Pillow: pip install 'msgkit[images]'")
+                                    "fit=True resizes it with Pillow: pip install 'msgkit-llm[images]'")
     w,h = im.size
     fmt = _fmt(p.mt) if p.mt in ad.media_types.get('image', ()) else None
     fmt = fmt or 'PNG'

@@ -12,7 +12,9 @@ from functools import wraps
 # %% ../nbs/06_losses.ipynb #71e8268d
 class LossWarning(UserWarning):
     "What a conversion dropped or downgraded; `.losses` holds one `dict(where=, what=, why=)` per loss"
-    def __init__(self, losses):
+    def __init__(self,
+                 losses, # The losses, each `dict(where=, what=, why=)`
+                ):
         self.losses = list(losses)
         super().__init__(f"{len(self.losses)} thing(s) changed or dropped on the way: "
                          + '; '.join(f"{o['where']}: {o['what']} ({o['why']})" for o in self.losses))

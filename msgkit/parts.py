@@ -204,7 +204,9 @@ def ev_dict(e)->dict:
 
 # %% ../nbs/03_parts.ipynb #b676d194
 @guard("dicts, lists and bytes")
-def jsonable(x):
+def jsonable(
+    x, # Anything msgkit returns: dicts, lists and values, `bytes` among them
+):
     "`x` with every `bytes` value as base64 text, ready for `json.dumps`"
     if isinstance(x, (bytes,bytearray)): return b64(x)
     if isinstance(x, dict): return {k:jsonable(v) for k,v in x.items()}

@@ -43,7 +43,9 @@ def apis()->list:
     discover()
     return sorted(_apis)
 
-def get_api(api:str):
+def get_api(
+    api:str, # An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them)
+):
     "The adapter for `api` (its module imported alone, where it is named as the API is; all of them otherwise)"
     if api not in _apis and isinstance(api, str) and api.isidentifier():
         for pkg in _pkgs:

@@ -13,7 +13,9 @@ from .history import read_item, is_entry, owner, resp_turns
 
 # %% ../nbs/46_response.ipynb #e4a1a928
 @guard(RESPONSE)
-def read_parts(x)->list:
+def read_parts(
+    x, # An SDK response, a message, item or block of any API or format, or a list of them
+)->list:
     "`(role, parts)` of each entry in `x`: an SDK response, a message, item or block of any API or format, or a list"
     if isinstance(x, (list,tuple)): return [e for o in x for e in read_parts(o)]
     what = "pass an SDK response, or a message, item or block dict of a known API or format"
@@ -28,14 +30,18 @@ def read_parts(x)->list:
 def _is_call(x): return isinstance(x, dict) and set(x)=={'id','name','args'}
 
 @guard(RESPONSE)
-def tool_calls(x)->list:
+def tool_calls(
+    x, # An SDK response, a message or item of any API or format, or a list of them
+)->list:
     "The tool calls in `x` (an SDK response, a message or item, or a list of them) as `dict(id=, name=, args=)`"
     if _is_call(x): return [x]
     return [dict(id=p.id, name=p.name, args=p.args) for _,ps in read_parts(x) for p in ps if p.type=='tool_call']
 
 # %% ../nbs/46_response.ipynb #951f2b9f
 @guard(RESPONSE)
-def msg_text(x)->str:
+def msg_text(
+    x, # An SDK response, a message or item of any API or format, or a list of them
+)->str:
     "The text in `x`: an SDK response, a message or item of any API or format, or a list of them"
     return '\n\n'.join(t for t in (''.join(p.text for p in ps if p.type=='text') for _,ps in read_parts(x)) if t)
 
@@ -51,11 +57,15 @@ def _resp(x, how):
     raise InputTypeError(f"Not a response of a known API, nor a message that carries its {how}: {type(x).__name__}")
 
 @guard(RESPONSE)
-def usage(x)->dict:
+def usage(
+    x, # A response of any API: an SDK object or its dict, or a stream's events
+)->dict:
     "Token usage of response `x`: `dict(input=, output=, cache_read=, cache_write=, reasoning=)`"
     return _resp(x, 'usage')
 
 @guard(RESPONSE)
-def finish_reason(x)->str|None:
+def finish_reason(
+    x, # A response of any API: an SDK object or its dict, or a stream's events
+)->str|None:
     "Why response `x` stopped: stop, length, tool_call, content_filter, refusal, pause, error, other (or `None`)"
     return _resp(x, 'finish')

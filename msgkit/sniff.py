@@ -18,7 +18,9 @@ _mt_fix = {'audio/x-wav':'audio/wav', 'audio/x-flac':'audio/flac', 'audio/x-aiff
            'video/x-m4v':'video/mp4', 'audio/x-m4a':'audio/mp4'}
 
 @guard("bytes")
-def media_type(b:bytes)->str|None:
+def media_type(
+    b:bytes, # A file's bytes (its first few hundred are enough)
+)->str|None:
     "MIME type of `b` from its magic bytes, or `None`"
     if not isinstance(b, (bytes,bytearray,memoryview)):
         raise InputTypeError(f"media_type takes bytes, not {type(b).__name__}")
@@ -60,7 +62,9 @@ def is_text_mt(mt)->bool:
     return mt in text_mts
 
 @guard("a media type string")
-def media_kind(mt:str|None)->str|None:
+def media_kind(
+    mt:str|None, # A MIME type, such as 'image/png'
+)->str|None:
     "Kind of media type `mt`: 'image', 'audio', 'video', 'document' or `None`"
     if not mt: return None
     top = mt.split('/')[0]
@@ -253,7 +257,9 @@ def media_secs(b:bytes, mt:str=None):
     return None
 
 # %% ../nbs/02_sniff.ipynb #3653958b
-def sample(name:str=None):
+def sample(
+    name:str=None, # A bundled sample's file name ('gradient.png', 'report.pdf', ...); `None` lists them
+):
     "Path of bundled sample file `name`, or the list of them when `name` is `None`"
     from importlib.resources import files
     d = Path(str(files('msgkit')))/'samples'

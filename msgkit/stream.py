@@ -21,7 +21,9 @@ def _events(x):
 
 # %% ../nbs/49_stream.ipynb #127dfd90
 @guard(EVENTS)
-def stream_response(events)->tuple:
+def stream_response(
+    events, # A stream's events: SDK event objects or their dicts, of one API
+)->tuple:
     "`(api, response dict)`: the response the API would have sent without streaming, assembled from `events`"
     evs = _events(events)
     if not evs: raise InputError("The stream has no events")

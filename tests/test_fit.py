@@ -116,9 +116,9 @@ def test_fit_through_every_entry_point():
 def test_without_pillow(monkeypatch):
     "Without Pillow the error names the limit and the extra; images that fit need no Pillow"
     monkeypatch.setattr(msgkit.fit, 'open_image', lambda data: None)
-    with pytest.raises(ValueError, match=r"api='anthropic' takes images of at most 5 MB of base64.*pip install 'msgkit\[images\]'"):
+    with pytest.raises(ValueError, match=r"api='anthropic' takes images of at most 5 MB of base64.*pip install 'msgkit-llm\[images\]'"):
         mk_msg([PHOTOS['jpeg']], api='anthropic', fit=True)
-    with pytest.raises(ValueError, match=r"api='gemini' takes no image/gif .*msgkit\[images\]"): mk_msg([PHOTOS['gif']], api='gemini', fit=True)
+    with pytest.raises(ValueError, match=r"api='gemini' takes no image/gif .*msgkit-llm\[images\]"): mk_msg([PHOTOS['gif']], api='gemini', fit=True)
     small = enc(Image.new('RGB', (64, 48)), 'PNG')
     assert mk_msg([small], api='anthropic', fit=True) == mk_msg([small], api='anthropic')
 

@@ -23,7 +23,7 @@ LAYERS = [
 def modules()->dict:
     "Module name (`adapters.openai`) -> path, for every module of the package"
     return {'.'.join(p.relative_to(PKG).with_suffix('').parts).removesuffix('.__init__') or '__init__': p
-            for p in PKG.rglob('*.py') if p.name!='_modidx.py'}
+            for p in PKG.rglob('*.py') if p.name not in ('_modidx.py', '_docs.py')}  # generated data, no imports
 
 def rank(name:str):
     "The position of module `name` in `LAYERS` (a module matching `x.*` takes that entry's place); `None` if undeclared"

