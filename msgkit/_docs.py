@@ -52,7 +52,7 @@ docs = {
     "An option the API can't take; `option` names `mk_request`'s argument, which `unsupported='drop'` leaves out\n"
     '\n'
     'Parameters:\n'
-    '    msg: (not documented)\n'
+    '    why: (not documented)\n'
     '    option: (not documented) (default None)',
 'msgkit.adapters.base.no_opt':
     'The error for a request option `api` lacks (`option`: the argument that gave it)\n'
@@ -79,6 +79,12 @@ docs = {
     '\n'
     'Parameters:\n'
     '    schema: (not documented)',
+'msgkit.adapters.base.merge_fields':
+    "Request `r` (from msgkit's options) with the caller's fields `kw`; a field both set to a dict holds both's keys, `r`'s winning\n"
+    '\n'
+    'Parameters:\n'
+    '    r: (not documented)\n'
+    '    kw: (not documented)',
 'msgkit.adapters.base.chk_ttl_order':
     "Cache marks' TTLs (`'5m'`, `'1h'`) in history order: a clear error if a 1h mark follows a 5m one\n"
     '\n'
@@ -796,6 +802,11 @@ docs = {
     '\n'
     'Parameters:\n'
     '    f: (not documented)',
+'msgkit.losses.user_level':
+    'The `stacklevel` for a `warnings.warn` in the frame `skip` levels up that points at the first frame outside msgkit\n'
+    '\n'
+    'Parameters:\n'
+    '    skip: (not documented) (default 1)',
 'msgkit.markdown.esc':
     'HTML-escaped `s`\n'
     '\n'
@@ -1252,6 +1263,12 @@ docs = {
     '    system: System prompt: text, or a list of blocks (before any system messages at the start of `msgs`) (default None)\n'
     "    tools: Tools, each anything `mk_tool` takes (a function, a JSON Schema, any API's tool form) (default None)\n"
     "    tool_choice: 'auto', 'none', 'required', or a tool's name (default None)\n"
+    "    max_tokens: The most tokens to generate (`max_output_tokens`, `maxTokens`, ...: each API's word) (default None)\n"
+    '    temperature: Sampling temperature (default None)\n'
+    '    top_p: Nucleus sampling: the probability mass to sample from (default None)\n'
+    '    stop: Stop sequences: a string or a list of them (default None)\n'
+    '    schema: Structured output: a JSON Schema dict or a pydantic model class (default None)\n'
+    "    reasoning: Reasoning: an effort ('low', 'medium', 'high', ...) or a thinking budget in tokens (default None)\n"
     "    strict: Strict tool schemas (OpenAI's strict mode, Anthropic's and Bedrock's strict tool use) (default False)\n"
     "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or indices; the system prompt and tools too (default False)\n"
     '    ttl: Cache time to live (default None)\n'
@@ -1259,7 +1276,9 @@ docs = {
     "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
     '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
     "    wire: The HTTP request's JSON body instead (what curl sends; Gemini, Bedrock: the model in the URL) (default False)\n"
-    '    **kw: `max_tokens`, `temperature`, `top_p`, `stop`, `schema`, `reasoning`, block options (`detail`), other fields',
+    "    unsupported: An option the API lacks: 'error', or 'drop' it (reported in a `LossWarning`) (default 'error')\n"
+    '    extra: Fields sent in the HTTP body as they are, unchecked (what no SDK knows yet) (default None)\n'
+    "    **kw: Block options (`detail`, ...) and the API's own request fields (`get_api(api).fields`), passed on",
 'msgkit.request.mk_cache':
     'Keyword arguments for the SDK call that makes an explicit cache of `msgs` with its system prompt and tools\n'
     '\n'

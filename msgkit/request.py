@@ -10,7 +10,8 @@ import warnings
 from .errors import *
 from .parts import *
 from .msgs import as_request
-from .losses import reports
+from .losses import reports, lose
+from .adapters.base import Unsupported
 from .registry import get_api, apis
 from .history import read_history
 from .repairs import lift_system
@@ -31,11 +32,33 @@ def chk_numbers(api, kw):
         if v is not None and (not isinstance(v, (int,float)) or isinstance(v, bool)):
             raise InputTypeError(f"mk_request's {k} is a number (api={api!r}), not {v!r}")
     r = kw.get('reasoning')
-    if r is not None and (isinstance(r, bool) or not isinstance(r, (str,int))):
+    if r is not None and (isinstance(r, bool) or not isinstance(r, (str,int,dict))):
         raise InputTypeError(f"mk_request's reasoning is an effort ('low', 'medium', 'high') or a budget in tokens "
-                             f"(api={api!r}), not {r!r}")
+                             f"(or the API's own reasoning field, a dict; api={api!r}), not {r!r}")
 
 # %% ../nbs/51_request.ipynb #098cc79e
+_named = ('model','system','tools','tool_choice','max_tokens','temperature','top_p','stop','schema','reasoning',
+          'strict','cache','ttl','cache_last_ckpt_only','fetch','fit','wire','unsupported','extra')
+_off = dict(strict=False, cache=False, cache_last_ckpt_only=False)  # what a dropped option becomes (else `None`)
+
+def _drop(e, opts, kw):
+    "Leave out the option `Unsupported` error `e` names, if it was given; `True` if it was"
+    k = e.option
+    if k in opts and opts[k] not in (None, False): opts[k] = _off.get(k)
+    elif k in kw: del kw[k]
+    else: return False
+    lose(f"{k}=", e.why, where='mk_request')
+    return True
+
+def _fields(ad, kw, unsupported):
+    "Check the API's own fields `kw` (`field_err`), dropping the ones it lacks where asked"
+    for k in list(kw):
+        e = ad.field_err(k, _named)
+        if e is None: continue
+        if unsupported=='drop' and isinstance(e, Unsupported): _drop(e, {}, kw)
+        else: raise e
+
+# %% ../nbs/51_request.ipynb #cec63163
 @guard(HISTORY)
 @reports
 def mk_request(
@@ -45,6 +68,12 @@ def mk_request(
     system=None, # System prompt: text, or a list of blocks (before any system messages at the start of `msgs`)
     tools=None, # Tools, each anything `mk_tool` takes (a function, a JSON Schema, any API's tool form)
     tool_choice:str=None, # 'auto', 'none', 'required', or a tool's name
+    max_tokens:int=None, # The most tokens to generate (`max_output_tokens`, `maxTokens`, ...: each API's word)
+    temperature:float=None, # Sampling temperature
+    top_p:float=None, # Nucleus sampling: the probability mass to sample from
+    stop=None, # Stop sequences: a string or a list of them
+    schema=None, # Structured output: a JSON Schema dict or a pydantic model class
+    reasoning=None, # Reasoning: an effort ('low', 'medium', 'high', ...) or a thinking budget in tokens
     strict:bool=False, # Strict tool schemas (OpenAI's strict mode, Anthropic's and Bedrock's strict tool use)
     cache=False, # Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or indices; the system prompt and tools too
     ttl:str=None, # Cache time to live
@@ -52,20 +81,40 @@ def mk_request(
     fetch=False, # Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function
     fit:bool=False, # Downscale and re-encode images the API would refuse (`fit`; needs Pillow)
     wire:bool=False, # The HTTP request's JSON body instead (what curl sends; Gemini, Bedrock: the model in the URL)
-    **kw, # `max_tokens`, `temperature`, `top_p`, `stop`, `schema`, `reasoning`, block options (`detail`), other fields
+    unsupported:str='error', # An option the API lacks: 'error', or 'drop' it (reported in a `LossWarning`)
+    extra:dict=None, # Fields sent in the HTTP body as they are, unchecked (what no SDK knows yet)
+    **kw, # Block options (`detail`, ...) and the API's own request fields (`get_api(api).fields`), passed on
 )->dict:
     "Keyword arguments for `api`'s SDK call: the messages, the model and the system prompt where the API wants them"
     ad = get_api(api)
-    chk_numbers(api, kw)
+    if unsupported not in ('error','drop'):
+        raise InputError(f"mk_request's unsupported is 'error' or 'drop', not {unsupported!r}")
+    if extra is not None and not isinstance(extra, dict): raise InputTypeError(f"extra= takes a dict, not {extra!r}")
+    opts = dict(max_tokens=max_tokens, temperature=temperature, top_p=top_p, stop=stop, schema=schema,
+                reasoning=reasoning, strict=strict, tool_choice=tool_choice, ttl=ttl)
+    chk_numbers(api, opts)
     bkw = {k:kw.pop(k) for k in list(kw) if k in ad.opts}
-    system,ts = lift_system(read_history(msgs, ad=ad), system, ad)
-    res = finish_msgs(render_history(ts, ad, bkw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only)
+    if 'cached' in kw and not ad.explicit_cache: ad.mk_cache({})  # the error that says how this API caches
+    _fields(ad, kw, unsupported)
     if tool_choice is not None and not tools:
         raise InputError(f"tool_choice needs tools: pass tools=[...] to mk_request (api={api!r})")
-    if tools is not None: tools = mk_tools(tools, api, strict=strict)
+    h = read_history(msgs, ad=ad)
+    while True:
+        try: return _request(h, ad, model, system, tools, cache, cache_last_ckpt_only, fetch, fit, wire, extra, bkw,
+                             opts, kw)
+        except Unsupported as e:
+            if unsupported!='drop' or not _drop(e, opts, kw): raise
+
+def _request(h, ad, model, system, tools, cache, last_only, fetch, fit, wire, extra, bkw, opts, kw):
+    "The request `mk_request` makes of history `h`, its options checked"
+    o = dict(opts)
+    strict,ttl = o.pop('strict'),o.pop('ttl')
+    system,ts = lift_system(h, system, ad)
+    res = finish_msgs(render_history(ts, ad, bkw, fetch, fit=fit), ad, cache, ttl, last_only)
+    if tools is not None: tools = mk_tools(tools, ad.name, strict=strict)
     if cache_plan(cache): system,tools = cache_request(res, system, tools, ad, ttl, model, taken=ad.marks_taken(kw))
-    if 'cached' in kw and not ad.explicit_cache: ad.mk_cache({})  # the error that says how this API caches
-    req = ad.request(res, model=model, system=system, tools=tools, tool_choice=tool_choice, **kw)
+    req = ad.request(res, model=model, system=system, tools=tools, **{k:v for k,v in o.items() if v is not None}, **kw)
+    if extra: req = ad.add_extra(req, extra, wire)
     return as_request(ad.wire(req) if wire else req, ad.msgs_key, ad.name)  # a plain dict that shows as a conversation
 
 # %% ../nbs/51_request.ipynb #3399d5c4

@@ -134,7 +134,7 @@ def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, to
     r = dict(**({'model':model} if model else {}), max_tokens=1024 if max_tokens is None else max_tokens,
              messages=msgs, **({'system':system} if system else {}))
     for k,v in dict(temperature=temperature, top_p=top_p).items():
-        if v is not None: raise no_opt(self.name, k, "the Messages API sets its sampling itself")
+        if v is not None: raise no_opt(self.name, k, "the Messages API sets its sampling itself", k)
     if tools: r['tools'] = tools
     if tool_choice is not None:
         c = chk_choice(tool_choice)
@@ -157,7 +157,12 @@ def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, to
     elif reasoning is not None:
         raise InputTypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
     if oc: r['output_config'] = oc
-    return {**r, **kw}
+    return merge_fields(r, kw)
+
+# %% ../../nbs/23_anthropic.ipynb #00256435
+AnthropicAdapter.fields = tuple('''max_tokens cache_control container diagnostics inference_geo metadata output_config
+    service_tier speed stop_sequences stream system thinking tool_choice tools user_profile_id workspace_id'''.split())
+AnthropicAdapter.call_kw,AnthropicAdapter.sdk_call = ('extra_headers','extra_query','extra_body','timeout'),'anthropic.resources.messages:Messages.create'
 
 # %% ../../nbs/23_anthropic.ipynb #7bfa9686
 @patch

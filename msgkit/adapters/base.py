@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['CHOICES', 'Adapter', 'kind_err', 'measured', 'mb', 'Unsupported', 'no_opt', 'chk_effort', 'chk_choice', 'json_schema',
-           'chk_ttl_order', 'payload_keys', 'mt_keys', 'contract']
+           'merge_fields', 'chk_ttl_order', 'payload_keys', 'mt_keys', 'contract']
 
 # %% ../../nbs/20_adapters.ipynb #fe377d22
 import copy, json, math, re
@@ -281,7 +281,9 @@ CHOICES = ('auto','none','required')
 
 class Unsupported(InputError):
     "An option the API can't take; `option` names `mk_request`'s argument, which `unsupported='drop'` leaves out"
-    def __init__(self, msg, option=None): super().__init__(msg); self.option = option
+    def __init__(self, why, option=None):
+        self.why,self.option = why,option  # the reason alone, for the report of a drop
+        super().__init__(why + (f" (unsupported='drop' leaves {option}= out)" if option else ''))
 
 def no_opt(api, name, hint='', option=None)->Unsupported:
     "The error for a request option `api` lacks (`option`: the argument that gave it)"
@@ -352,13 +354,20 @@ def sdk_fields(self:Adapter)->set:
     try:
         f = importlib.import_module(mod)
         for a in attr.split('.'): f = getattr(f, a)
-        return set(inspect.signature(f).parameters) - {'self'}
+        return set(inspect.signature(f).parameters) - {'self', 'model', self.msgs_key}
     except Exception: return set()  # no SDK here, or one of another shape: the adapter's own list stands
 
 # %% ../../nbs/20_adapters.ipynb #532f23cb
-def _close(k, names):
+# other APIs' words for msgkit's own options
+_spelled = dict(stop_sequences='stop', stopSequences='stop', max_output_tokens='max_tokens', maxTokens='max_tokens',
+                max_completion_tokens='max_tokens', response_format='schema', response_json_schema='schema',
+                response_schema='schema', reasoning_effort='reasoning', thinking='reasoning', thinking_config='reasoning',
+                topP='top_p', instructions='system', system_instruction='system', toolConfig='tools')
+
+def _close(k, names, fuzzy=True):
     import difflib
-    c = difflib.get_close_matches(k, sorted(names), n=3, cutoff=0.6)
+    if _spelled.get(k) in names: return f": msgkit's {_spelled[k]}= says it for every API"
+    c = difflib.get_close_matches(k, sorted(names), n=3, cutoff=0.6) if fuzzy else []
     return f": did you mean {' or '.join(c)}?" if c else ''
 
 @patch
@@ -366,11 +375,11 @@ def field_err(self:Adapter, k:str, named=())->Exception|None:
     "`None` if this API's call takes field `k`; else the error for it (`named`: `mk_request`'s own options)"
     if k in self.fields or k in self.call_kw or k in self.req_opts or k in self.opts: return None
     if k in self.sdk_fields(): return None  # a field of a newer SDK than the list
-    others = sorted(o.name for o in all_adapters() if o.name!=self.name and k in o.fields)
-    if others:
-        return Unsupported(f"api={self.name!r} takes no {k} ({', '.join(others[:4])} take it): leave it out, "
-                           "or pass unsupported='drop'", k)
     mine = {*named, *self.fields, *self.call_kw, *self.req_opts, *self.opts}
+    others = sorted(o.name for o in all_adapters() if o.name!=self.name and (k in o.fields or k in o.req_opts))
+    if others:
+        who = f"{', '.join(others[:4])} take{'s' if len(others)==1 else ''} it"
+        return Unsupported(f"api={self.name!r} takes no {k} ({who}){_close(k, named, fuzzy=False)}", k)
     return InputTypeError(f"mk_request() got an unexpected keyword argument {k!r} for api={self.name!r}"
                           f"{_close(k, mine)} (get_api({self.name!r}).fields lists the fields it takes; "
                           "extra={...} sends others as they are)")
@@ -390,6 +399,10 @@ def body_of(self:Adapter, req:dict)->dict:
     r = dict(req)
     eb = r.pop('extra_body', None) or {}
     return {**r, **eb}
+
+def merge_fields(r:dict, kw:dict)->dict:
+    "Request `r` (from msgkit's options) with the caller's fields `kw`; a field both set to a dict holds both's keys, `r`'s winning"
+    return {**r, **{k:({**v, **r[k]} if isinstance(v, dict) and isinstance(r.get(k), dict) else v) for k,v in kw.items()}}
 
 # %% ../../nbs/20_adapters.ipynb #69de76d5
 @patch
@@ -617,7 +630,10 @@ _attr_docs = dict(
     first_user="must a history start with a user turn?", msg_names="does it take `name` on messages?",
     cache_key="the key of its cache marks on blocks", max_marks="the most cache marks a request may hold",
     explicit_cache="does it cache explicitly, beforehand (`mk_cache`)?", payload_keys="its fields that hold payloads",
-    mt_keys="its fields that hold media types")
+    mt_keys="its fields that hold media types",
+    fields="its SDK call's other request fields, passed on as given", req_opts="msgkit's options of this API alone",
+    call_kw="its SDK call's options that aren't in the body (`extra_headers`, `timeout`, ...)",
+    sdk_call="'module:Class.method' whose parameters are the installed SDK's request fields")
 
 def contract()->str:
     "A Markdown table of every member of `Adapter` an adapter may override: its default and its doc"

@@ -145,7 +145,7 @@ def request(
         if tool_choice is not None:
             c = chk_choice(tool_choice)
             if c=='none': raise no_opt(self.name, "tool_choice 'none'",
-                                       "Converse's toolChoice is auto, any or a tool: leave the tools out")
+                                       "Converse's toolChoice is auto, any or a tool: leave the tools out", 'tool_choice')
             tc['toolChoice'] = {'auto':dict(auto={}), 'required':dict(any={})}.get(c) or dict(tool=dict(name=c))
         r['toolConfig'] = tc
     ic = dict(maxTokens=max_tokens, temperature=temperature, topP=top_p,
@@ -168,7 +168,26 @@ def request(
     elif reasoning is not None:
         raise InputTypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
     if oc: r['outputConfig'] = oc
-    return {**r, **kw}
+    return merge_fields(r, kw)
+
+# %% ../../nbs/25_bedrock.ipynb #4d455473
+BedrockAdapter.fields = tuple('''system inferenceConfig toolConfig guardrailConfig projectIdentifier
+    additionalModelRequestFields promptVariables additionalModelResponseFieldPaths requestMetadata performanceConfig
+    serviceTier outputConfig'''.split())
+
+@patch
+def sdk_fields(self:BedrockAdapter):
+    try: import botocore.session
+    except ImportError: return set()
+    m = botocore.session.get_session().get_service_model('bedrock-runtime')
+    return set(m.operation_model('Converse').input_shape.members) - {'modelId','messages'}
+
+@patch
+def add_extra(self:BedrockAdapter, req, extra, wire=False):
+    if not wire:
+        raise InputError("api='bedrock': boto3 checks each field against Converse's service model, so extra= can't go "
+                         "through it: put a model's own fields in additionalModelRequestFields=..., or pass wire=True")
+    return {**req, **extra}
 
 # %% ../../nbs/25_bedrock.ipynb #a88245dd
 @patch

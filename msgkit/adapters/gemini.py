@@ -132,9 +132,32 @@ def request(
         o['thinking_config'] = dict(thinking_budget=reasoning)
     elif reasoning is not None:
         raise InputTypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
-    # msgkit's options over a config's
-    cfg = {**(config or {}), **o, **kw, **({'system_instruction':system} if system else {})}
+    # msgkit's options over a config's (a field both set to a dict keeps the keys of both)
+    cfg = merge_fields({**o, **({'system_instruction':system} if system else {})}, {**(config or {}), **kw})
     return dict(**({'model':model} if model else {}), contents=msgs, **({'config':cfg} if cfg else {}))
+
+# %% ../../nbs/24_gemini.ipynb #f79051a4
+GeminiAdapter.fields = tuple('''http_options should_return_http_response system_instruction temperature top_p top_k
+    candidate_count max_output_tokens stop_sequences response_logprobs logprobs presence_penalty frequency_penalty seed
+    response_mime_type response_schema response_json_schema routing_config model_selection_config safety_settings tools
+    tool_config labels cached_content response_modalities media_resolution speech_config audio_timestamp
+    automatic_function_calling thinking_config image_config enable_enhanced_civic_answers model_armor_config
+    service_tier audio_transcription_config continuation_token automatic_continuation generation_output_config
+    store'''.split())
+GeminiAdapter.req_opts = ('config','cached')
+
+@patch
+def sdk_fields(self:GeminiAdapter):
+    try: from google.genai.types import GenerateContentConfig
+    except ImportError: return set()
+    return set(GenerateContentConfig.model_fields)
+
+@patch
+def add_extra(self:GeminiAdapter, req, extra, wire=False):
+    cfg = dict(req.get('config') or {})
+    ho = dict(cfg.get('http_options') or {})
+    cfg['http_options'] = {**ho, 'extra_body':{**(ho.get('extra_body') or {}), **extra}}
+    return {**req, 'config':cfg}
 
 # %% ../../nbs/24_gemini.ipynb #09a82f50
 @patch
@@ -211,8 +234,8 @@ def join(self:GeminiAdapter, run): return dict(role=run[0]['role'], parts=[o for
 # %% ../../nbs/24_gemini.ipynb #658b74f8
 @patch
 def cache(self:GeminiAdapter, msg, ttl=None):
-    if ttl: raise InputError("api='gemini' sets cache TTLs on explicit caches: "
-                             "client.caches.create(..., config=dict(ttl=...))")
+    if ttl: raise Unsupported("api='gemini' sets cache TTLs on explicit caches: "
+                              "client.caches.create(..., config=dict(ttl=...))", 'ttl')
     return msg
 
 GeminiAdapter.explicit_cache = True
@@ -374,7 +397,8 @@ def _json_schema(s):
 # %% ../../nbs/24_gemini.ipynb #21c8631a
 @patch
 def tool(self:GeminiAdapter, t, strict=False):
-    if strict: raise InputError("api='gemini' has no strict mode for tools: its function calling follows the schema")
+    if strict:
+        raise Unsupported("api='gemini' has no strict mode for tools: its function calling follows the schema", 'strict')
     self.chk_tool_name(t.name, r'[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}',
                        'a letter or _ then a-z, A-Z, 0-9, _ . : - (at most 64)')
     try: ps = dict(parameters=gemini_schema(t.schema))
@@ -386,7 +410,10 @@ def tool(self:GeminiAdapter, t, strict=False):
 def tools(self:GeminiAdapter, ts): return [dict(function_declarations=ts)] if ts else []
 
 # %% ../../nbs/24_gemini.ipynb #55e28377
-_top_cfg = ('tools','tool_config','safety_settings','cached_content','labels')
+# the fields google-genai's `_GenerateContentConfig_to_mldev` puts beside `generationConfig` (google-genai 3.6)
+_top_cfg = ('tools','tool_config','safety_settings','cached_content','labels','service_tier','continuation_token',
+            'store')
+_sdk_cfg = ('should_return_http_response','automatic_function_calling')  # what the SDK does, not what it sends
 _as_is = {'args','response','response_json_schema','parameters_json_schema','example','default','enum','partial_args',
           'additionalProperties'}
 
@@ -411,7 +438,11 @@ def rest_json(x, schema=False):
 # %% ../../nbs/24_gemini.ipynb #6e287d4e
 @patch
 def wire(self:GeminiAdapter, req):
-    cfg = dict(req.get('config') or {})
+    cfg = {k:v for k,v in (req.get('config') or {}).items() if k not in _sdk_cfg}
+    ho = dict(cfg.pop('http_options', None) or {})
+    if bad := sorted(set(ho) - {'extra_body'}):
+        raise InputError(f"http_options {', '.join(bad)} belong to the HTTP call, not its body (wire=True): "
+                         "give them to the client")
     body = dict(contents=rest_json(req.get('contents') or []))
     si = cfg.pop('system_instruction', None)
     if si is not None:
@@ -419,7 +450,7 @@ def wire(self:GeminiAdapter, req):
     for k in _top_cfg:
         if k in cfg: body[_camel_key(k)] = rest_json(cfg.pop(k))
     if cfg: body['generationConfig'] = rest_json(cfg)
-    return body
+    return {**body, **(ho.get('extra_body') or {})}
 
 # %% ../../nbs/24_gemini.ipynb #3f954178
 @patch

@@ -188,12 +188,12 @@ def request(
     temperature=None, top_p=None, # Sampling, as given
     stop=None, # Refused: Responses has no stop sequences
     schema=None, # Structured output (a JSON Schema dict or pydantic model), as `text.format`
-    reasoning=None, # An effort name, as `reasoning.effort`
+    reasoning=None, # An effort name, as `reasoning.effort`; or the `reasoning` field itself, a dict
     **kw, # Other arguments of `client.responses.create`, passed on
 ):
     r = dict(**({'model':model} if model else {}), input=msgs, **({'instructions':system} if system else {}))
     if stop is not None:
-        raise no_opt(self.name, 'stop sequences', "Responses has none (Chat Completions has: api='openai_chat')")
+        raise no_opt(self.name, 'stop sequences', "Responses has none (Chat Completions has: api='openai_chat')", 'stop')
     if tools: r['tools'] = tools
     if tool_choice is not None:
         r['tool_choice'] = c if (c := chk_choice(tool_choice)) in CHOICES else dict(type='function', name=c)
@@ -203,13 +203,21 @@ def request(
     if schema is not None:
         n,s = json_schema(schema)
         r['text'] = dict(format=dict(type='json_schema', name=n, schema=s))
-    if reasoning is not None:
+    if isinstance(reasoning, dict): r['reasoning'] = reasoning  # {'effort': 'high', 'summary': 'auto'}, as the API has it
+    elif reasoning is not None:
         if not isinstance(reasoning, str):
             raise no_opt(self.name, 'reasoning budget in tokens',
-                         "it takes an effort: 'minimal', 'low', 'medium', 'high'")
+                         "it takes an effort: 'minimal', 'low', 'medium', 'high'", 'reasoning')
         r['reasoning'] = dict(effort=chk_effort(self.name, reasoning, ('none','minimal','low','medium','high','xhigh')))
     chk_cache_opts(self.name, kw)
-    return {**r, **kw}
+    return merge_fields(r, kw)
+
+# %% ../../nbs/21_openai.ipynb #eb8b7f9c
+OpenAIAdapter.fields = tuple('''access_programs background background_options context_management conversation image
+    include instructions max_output_tokens max_tool_calls metadata moderation parallel_tool_calls previous_response_id
+    prompt prompt_cache_key prompt_cache_options prompt_cache_retention reasoning safety_identifier service_tier store
+    stream stream_options temperature text tool_choice tools top_logprobs top_p truncation user'''.split())
+OpenAIAdapter.call_kw,OpenAIAdapter.sdk_call = ('extra_headers','extra_query','extra_body','timeout'),'openai.resources.responses:Responses.create'
 
 # %% ../../nbs/21_openai.ipynb #bd829292
 @patch

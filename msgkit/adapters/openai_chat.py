@@ -154,10 +154,18 @@ def request(
     if reasoning is not None:
         if not isinstance(reasoning, str):
             raise no_opt(self.name, 'reasoning budget in tokens',
-                         "it takes an effort: 'minimal', 'low', 'medium', 'high'")
+                         "it takes an effort: 'minimal', 'low', 'medium', 'high'", 'reasoning')
         r['reasoning_effort'] = chk_effort(self.name, reasoning, ('none','minimal','low','medium','high','xhigh'))
     chk_cache_opts(self.name, kw)
-    return {**r, **kw}
+    return merge_fields(r, kw)
+
+# %% ../../nbs/22_openai_chat.ipynb #f0c40bee
+OpenAIChatAdapter.fields = tuple('''audio frequency_penalty function_call functions logit_bias logprobs
+    max_completion_tokens max_tokens metadata modalities moderation n parallel_tool_calls prediction presence_penalty
+    prompt_cache_key prompt_cache_options prompt_cache_retention reasoning_effort response_format safety_identifier seed
+    service_tier stop store stream stream_options temperature tool_choice tools top_logprobs top_p user verbosity
+    web_search_options'''.split())
+OpenAIChatAdapter.call_kw,OpenAIChatAdapter.sdk_call = ('extra_headers','extra_query','extra_body','timeout'),'openai.resources.chat.completions:Completions.create'
 
 # %% ../../nbs/22_openai_chat.ipynb #5ce11109
 def _join_users(ms):
