@@ -80,7 +80,7 @@ docs = {
     'Parameters:\n'
     '    schema: (not documented)',
 'msgkit.adapters.base.merge_fields':
-    "Request `r` (from msgkit's options) with the caller's fields `kw`; a field both set to a dict holds both's keys, `r`'s winning\n"
+    "Request `r` with fields `kw` over it; a field both set to a dict keeps the keys of both (`kw`'s where both do)\n"
     '\n'
     'Parameters:\n'
     '    r: (not documented)\n'

@@ -162,7 +162,8 @@ def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, to
 # %% ../../nbs/23_anthropic.ipynb #00256435
 AnthropicAdapter.fields = tuple('''max_tokens cache_control container diagnostics inference_geo metadata output_config
     service_tier speed stop_sequences stream system thinking tool_choice tools user_profile_id workspace_id'''.split())
-AnthropicAdapter.call_kw,AnthropicAdapter.sdk_call = ('extra_headers','extra_query','extra_body','timeout'),'anthropic.resources.messages:Messages.create'
+AnthropicAdapter.call_kw = ('extra_headers','extra_query','extra_body','timeout')
+AnthropicAdapter.sdk_call = 'anthropic.resources.messages:Messages.create'
 
 # %% ../../nbs/23_anthropic.ipynb #7bfa9686
 @patch

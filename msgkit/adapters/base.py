@@ -361,8 +361,9 @@ def sdk_fields(self:Adapter)->set:
 # other APIs' words for msgkit's own options
 _spelled = dict(stop_sequences='stop', stopSequences='stop', max_output_tokens='max_tokens', maxTokens='max_tokens',
                 max_completion_tokens='max_tokens', response_format='schema', response_json_schema='schema',
-                response_schema='schema', reasoning_effort='reasoning', thinking='reasoning', thinking_config='reasoning',
-                topP='top_p', instructions='system', system_instruction='system', toolConfig='tools')
+                response_schema='schema', reasoning_effort='reasoning', thinking='reasoning',
+                thinking_config='reasoning', topP='top_p', instructions='system', system_instruction='system',
+                toolConfig='tools')
 
 def _close(k, names, fuzzy=True):
     import difflib
@@ -401,8 +402,9 @@ def body_of(self:Adapter, req:dict)->dict:
     return {**r, **eb}
 
 def merge_fields(r:dict, kw:dict)->dict:
-    "Request `r` (from msgkit's options) with the caller's fields `kw`; a field both set to a dict holds both's keys, `r`'s winning"
-    return {**r, **{k:({**v, **r[k]} if isinstance(v, dict) and isinstance(r.get(k), dict) else v) for k,v in kw.items()}}
+    "Request `r` with fields `kw` over it; a field both set to a dict keeps the keys of both (`kw`'s where both do)"
+    both = lambda k,v: isinstance(v, dict) and isinstance(r.get(k), dict)
+    return {**r, **{k:({**r[k], **v} if both(k, v) else v) for k,v in kw.items()}}
 
 # %% ../../nbs/20_adapters.ipynb #69de76d5
 @patch

@@ -144,8 +144,9 @@ def request(
         tc = dict(tools=tools or [])
         if tool_choice is not None:
             c = chk_choice(tool_choice)
-            if c=='none': raise no_opt(self.name, "tool_choice 'none'",
-                                       "Converse's toolChoice is auto, any or a tool: leave the tools out", 'tool_choice')
+            if c=='none':
+                raise no_opt(self.name, "tool_choice 'none'",
+                             "Converse's toolChoice is auto, any or a tool: leave the tools out", 'tool_choice')
             tc['toolChoice'] = {'auto':dict(auto={}), 'required':dict(any={})}.get(c) or dict(tool=dict(name=c))
         r['toolConfig'] = tc
     ic = dict(maxTokens=max_tokens, temperature=temperature, topP=top_p,

@@ -193,7 +193,8 @@ def request(
 ):
     r = dict(**({'model':model} if model else {}), input=msgs, **({'instructions':system} if system else {}))
     if stop is not None:
-        raise no_opt(self.name, 'stop sequences', "Responses has none (Chat Completions has: api='openai_chat')", 'stop')
+        raise no_opt(self.name, 'stop sequences', "Responses has none (Chat Completions has: api='openai_chat')",
+                     'stop')
     if tools: r['tools'] = tools
     if tool_choice is not None:
         r['tool_choice'] = c if (c := chk_choice(tool_choice)) in CHOICES else dict(type='function', name=c)
@@ -203,7 +204,7 @@ def request(
     if schema is not None:
         n,s = json_schema(schema)
         r['text'] = dict(format=dict(type='json_schema', name=n, schema=s))
-    if isinstance(reasoning, dict): r['reasoning'] = reasoning  # {'effort': 'high', 'summary': 'auto'}, as the API has it
+    if isinstance(reasoning, dict): r['reasoning'] = reasoning  # the API's own: {'effort': 'high', 'summary': 'auto'}
     elif reasoning is not None:
         if not isinstance(reasoning, str):
             raise no_opt(self.name, 'reasoning budget in tokens',
@@ -217,7 +218,8 @@ OpenAIAdapter.fields = tuple('''access_programs background background_options co
     include instructions max_output_tokens max_tool_calls metadata moderation parallel_tool_calls previous_response_id
     prompt prompt_cache_key prompt_cache_options prompt_cache_retention reasoning safety_identifier service_tier store
     stream stream_options temperature text tool_choice tools top_logprobs top_p truncation user'''.split())
-OpenAIAdapter.call_kw,OpenAIAdapter.sdk_call = ('extra_headers','extra_query','extra_body','timeout'),'openai.resources.responses:Responses.create'
+OpenAIAdapter.call_kw = ('extra_headers','extra_query','extra_body','timeout')
+OpenAIAdapter.sdk_call = 'openai.resources.responses:Responses.create'
 
 # %% ../../nbs/21_openai.ipynb #bd829292
 @patch

@@ -165,7 +165,8 @@ OpenAIChatAdapter.fields = tuple('''audio frequency_penalty function_call functi
     prompt_cache_key prompt_cache_options prompt_cache_retention reasoning_effort response_format safety_identifier seed
     service_tier stop store stream stream_options temperature tool_choice tools top_logprobs top_p user verbosity
     web_search_options'''.split())
-OpenAIChatAdapter.call_kw,OpenAIChatAdapter.sdk_call = ('extra_headers','extra_query','extra_body','timeout'),'openai.resources.chat.completions:Completions.create'
+OpenAIChatAdapter.call_kw = ('extra_headers','extra_query','extra_body','timeout')
+OpenAIChatAdapter.sdk_call = 'openai.resources.chat.completions:Completions.create'
 
 # %% ../../nbs/22_openai_chat.ipynb #5ce11109
 def _join_users(ms):
