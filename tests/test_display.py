@@ -419,6 +419,7 @@ def _md_bad(md):
             u = t.attrGet('href') if t.type=='link_open' else t.attrGet('src') if t.type=='image' else None
             if u is not None and not re.match(r'(?:https?:|mailto:)' + (r'|data:image/' if t.type=='image' else ''), u, re.I): return u
 
+@pytest.mark.slow
 def test_markdown_view_renders_safe():
     "The review's cases and 3,000 fuzzed texts, rendered by markdown-it-py: no HTML, no javascript:/data:/vbscript: link"
     pytest.importorskip('markdown_it')
