@@ -385,7 +385,8 @@ docs = {
     "    kw: Options for the adapter's blocks (`detail`, ...) (default None)\n"
     "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
     '    history: A whole history: drop incomplete tool groups (a single message keeps its results) (default True)\n'
-    '    fit: Downscale and re-encode images to what the API takes (`fit`; needs Pillow) (default False)',
+    '    fit: Downscale and re-encode images to what the API takes (`fit`; needs Pillow) (default False)\n'
+    "    open_calls: Keep the last turn's calls that await their results (`False` for a request) (default True)",
 'msgkit.core.finish_msgs':
     "The adapter's rules, roles checked, cache marks placed by strategy `cache` (see `cache`), as `AttrDict`s\n"
     '\n'
@@ -396,6 +397,13 @@ docs = {
     '    ttl: (not documented)\n'
     '    uncache: (not documented) (default False)\n'
     '    history: (not documented) (default True)',
+'msgkit.core.chk_sent':
+    '`res`, or a clear error where history `ts` left nothing to send (all of it dropped): not an empty request\n'
+    '\n'
+    'Parameters:\n'
+    '    res: (not documented)\n'
+    '    ts: (not documented)\n'
+    '    api: (not documented)',
 'msgkit.core.mk_msg':
     'A message (or, for a response that holds several items, a list of history items) for `api`\n'
     '\n'
@@ -790,6 +798,8 @@ docs = {
 'msgkit.losses.reset_where':
     'Parameters:\n'
     '    tok: (not documented)',
+'msgkit.losses.losses_so_far':
+    'What the call under way has lost so far (for an error that ends it: its `LossWarning` never comes)',
 'msgkit.losses.lose':
     'Report that `what` was dropped or downgraded, and `why`\n'
     '\n'
@@ -958,10 +968,15 @@ docs = {
 'msgkit.parts.Part':
     'A provider-neutral piece of content: a dict with a `type`',
 'msgkit.parts.text_part':
-    "A text part; blank text becomes '.', as the providers reject empty text blocks\n"
+    'A text part (blank text stays blank: the adapters leave it out where the API rejects it)\n'
     '\n'
     'Parameters:\n'
     '    s: (not documented)',
+'msgkit.parts.join_texts':
+    'The text of text parts `ps` as one string: text split by citations joined as written, other parts by a blank line\n'
+    '\n'
+    'Parameters:\n'
+    '    ps: (not documented)',
 'msgkit.parts.tool_call_part':
     "A call of tool `name` with `args` (`json`: the arguments' text as the API sent it); an empty id is none\n"
     '\n'
@@ -1180,6 +1195,11 @@ docs = {
 'msgkit.render.as_list':
     'Parameters:\n'
     '    r: (not documented)',
+'msgkit.render.merge_texts':
+    'Parts `ps` with each run of adjacent text parts as one (`join_texts`)\n'
+    '\n'
+    'Parameters:\n'
+    '    ps: (not documented)',
 'msgkit.render.render_turn':
     "The items of `ad`'s form for turn `t` (plain text stays a string where the API takes one)\n"
     '\n'
@@ -1208,11 +1228,17 @@ docs = {
     'Parameters:\n'
     '    turns: (not documented)\n'
     '    needs_ids: (not documented) (default True)',
+'msgkit.repairs.unique_ids':
+    'Turns whose call ids are unique across the history, each result renamed with the call it answers\n'
+    '\n'
+    'Parameters:\n'
+    '    turns: (not documented)',
 'msgkit.repairs.tool_groups':
     'Turns without incomplete tool groups: calls with no result in the user turn after, results with no call before\n'
     '\n'
     'Parameters:\n'
-    '    turns: (not documented)',
+    '    turns: Neutral turns\n'
+    "    open_calls: Keep the last turn's calls, which await their results (a history, not a request) (default True)",
 'msgkit.repairs.fit_id':
     'Tool-call id `i` as an API whose ids use only `chars` (a regex character class), at most `mx` of them, takes it\n'
     '\n'
@@ -1227,6 +1253,20 @@ docs = {
     '    turns: (not documented)\n'
     '    chars: (not documented) (default None)\n'
     '    mx: (not documented) (default None)',
+'msgkit.repairs.fit_name':
+    'Tool name `n` with `chars` only (a regex class; `first` for its first character), at most `mx` characters\n'
+    '\n'
+    'Parameters:\n'
+    '    n: (not documented)\n'
+    '    chars: (not documented) (default None)\n'
+    '    mx: (not documented) (default 64)\n'
+    '    first: (not documented) (default None)',
+'msgkit.repairs.map_names':
+    'Turns whose tool calls and results name their tools as `ad` takes names (`fit_name`), each change reported\n'
+    '\n'
+    'Parameters:\n'
+    '    turns: (not documented)\n'
+    '    ad: (not documented)',
 'msgkit.repairs.chk_start':
     "A clear error for a history (after its repairs) that starts with the model's turn, where the API wants a user's\n"
     '\n'
@@ -1234,14 +1274,21 @@ docs = {
     '    turns: (not documented)\n'
     '    ad: (not documented)',
 'msgkit.repairs.repair':
-    '`turns` repaired for adapter `ad`: ids paired and fitted, and (for a whole `history`) tool groups complete\n'
+    '`turns` repaired for adapter `ad`: ids paired, unique and fitted, names fitted, and (for a `history`) tool groups\n'
     '\n'
     'Parameters:\n'
-    '    turns: (not documented)\n'
-    '    ad: (not documented)\n'
-    '    history: (not documented) (default True)',
+    '    turns: Neutral turns\n'
+    "    ad: The target's adapter\n"
+    '    history: A whole history (tool groups completed), not one message (default True)\n'
+    "    open_calls: Keep the last turn's calls that await results (`mk_msgs`), or leave them out (`mk_request`) (default True)",
+'msgkit.repairs.system_parts':
+    "`system=` as parts: text, a block or a list of blocks of any API's form, or a message (a Gemini `Content`)\n"
+    '\n'
+    'Parameters:\n'
+    '    system: (not documented)\n'
+    '    ad: (not documented) (default None)',
 'msgkit.repairs.lift_system':
-    '`(system prompt, turns)`: leading system turns lifted into the prompt, for APIs without a system role\n'
+    '`(system prompt, turns)`: `system=` and leading system turns as the API takes them, later ones in place or moved\n'
     '\n'
     'Parameters:\n'
     '    ts: (not documented)\n'

@@ -72,8 +72,12 @@ class AnthropicAdapter(Adapter):
     role_hint = ": use mk_request(msgs, api='anthropic'), which puts leading system messages in `system`"
     file_refs = ('file_',)
     msg_shape,block_shape,extra_keys = _amsg,_ablock,('cache_control',)
-    # tool_use ids match ^[a-zA-Z0-9_-]+$; "The first message must always use the user role"
-    id_chars,first_user = 'A-Za-z0-9_-',True
+    # tool_use ids match ^[a-zA-Z0-9_-]+$; a history may open with the assistant's turn (api.anthropic.com answered
+    # 200 to one: pydantic-ai's cassette test_anthropic_model_empty_message_on_history)
+    id_chars,first_user = 'A-Za-z0-9_-',False
+    name_chars = 'a-zA-Z0-9_-'  # tool names: ^[a-zA-Z0-9_-]{1,64}$
+    # system messages in `messages` too (the SDK's MessageParam holds a SystemMessageParam); leading ones go in `system`
+    roles,system_apart = ('user','assistant','system'),True
     def text_msg(self, role, s): return dict(role=role, content=s)
 
     limits = dict(image=(5*1024*1024,'b64'), document=(32*1024*1024,'b64'))
@@ -86,9 +90,9 @@ def part(self:AnthropicAdapter, p, role='user'):
     if 'raw' in p: return copy.deepcopy(p.raw)
     if p.type=='tool_call': return dict(type='tool_use', id=p.id or p.name, name=p.name, input=p.args)
     if p.type=='thinking': return self.reasoning(p)
-    if p.type=='tool_result':
-        c = [self.part(o) for o in p.content]
-        d = dict(type='tool_result', tool_use_id=p.id or p.name, content=c)
+    if p.type=='tool_result':  # blank text is no content ("text content blocks must contain non-whitespace text")
+        c = [self.part(o) for o in p.content if not (o.type=='text' and not o.text.strip())]
+        d = dict(type='tool_result', tool_use_id=p.id or p.name, **({'content':c} if c else {}))
         return {**d, 'is_error':True} if p.is_error else d
     if 'file' in p and p.type=='image': return dict(type='image', source=dict(type='file', file_id=p.file))
     if p.type=='image':
@@ -102,7 +106,10 @@ def part(self:AnthropicAdapter, p, role='user'):
 
 # %% ../../nbs/23_anthropic.ipynb #64efdb7b
 @patch
-def msg(self:AnthropicAdapter, role, blocks): return dict(role=role, content=blocks)
+def msg(self:AnthropicAdapter, role, blocks):
+    if role=='system' and any(b.get('type')!='text' for b in blocks):  # SystemMessageParam: str or TextBlockParams
+        raise InputError("api='anthropic' takes only text in a system message")
+    return dict(role=role, content=blocks)
 
 @patch
 def reasoning(self:AnthropicAdapter, p, **kw):
@@ -178,7 +185,7 @@ def parse_tool(self:AnthropicAdapter, d):
 @patch
 def tool(self:AnthropicAdapter, t, strict=False):
     # "Must match the regex ^[a-zA-Z0-9_-]{1,64}$"
-    self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
+    t = Tool({**t, 'name':self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')})
     if t.description: d = dict(name=t.name, description=t.description, input_schema=t.schema)
     else: d = dict(name=t.name, input_schema=t.schema)
     # its cache mark and other keys of Anthropic's own, kept
