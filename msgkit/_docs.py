@@ -1291,9 +1291,10 @@ docs = {
     '`(system prompt, turns)`: `system=` and leading system turns as the API takes them, later ones in place or moved\n'
     '\n'
     'Parameters:\n'
-    '    ts: (not documented)\n'
-    '    system: (not documented)\n'
-    '    ad: (not documented)',
+    '    ts: Neutral turns\n'
+    '    system: `system=`: text, blocks, or a message\n'
+    "    ad: The target's adapter\n"
+    "    model: The request's model (some take system messages mid-history) (default None)",
 'msgkit.request.chk_numbers':
     "The request's numeric options are numbers: a token count a positive int, temperature and top_p floats\n"
     '\n'

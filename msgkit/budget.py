@@ -157,7 +157,7 @@ def trim(
     while k<len(xs) and seen<keep_first: seen += len(xs[k]); k += 1
     cost = lambda x: sum(turn_tokens(t, ad, model, kw.get('detail')) for t in x)
     if drop_media: _shed_media(xs, k, _fixed(ad, model, system, tools, tool_choice) + cost(sys_ts), cost, max_tokens)
-    own = 'system' in ad.roles  # else the system turns stay as they came, for mk_request to lift
+    own = 'system' in ad.roles and not ad.system_apart  # else they stay as they came, for mk_request to lift
     head = [copy.deepcopy(t.native) if isinstance(t.get('native'), dict) else
             dict(role=t.role, content=[dump(p) for p in t.parts]) for t in sys_ts]
     def render(j):

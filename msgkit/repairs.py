@@ -228,7 +228,12 @@ def system_parts(system, ad=None)->list|None:
 def _blank(t): return all(p.type=='text' and not p.text.strip() for p in t.parts)
 
 # %% ../nbs/10_repairs.ipynb #30721acc
-def lift_system(ts:list, system, ad)->tuple:
+def lift_system(
+    ts:list, # Neutral turns
+    system, # `system=`: text, blocks, or a message
+    ad, # The target's adapter
+    model:str=None, # The request's model (some take system messages mid-history)
+)->tuple:
     "`(system prompt, turns)`: `system=` and leading system turns as the API takes them, later ones in place or moved"
     sp = system_parts(system, ad)
     if 'system' in ad.roles and not ad.system_apart: return (ad.system_prompt([sp]) if sp else None), ts
@@ -237,9 +242,11 @@ def lift_system(ts:list, system, ad)->tuple:
     for t in ts[n:]:
         if t.role not in ('system','developer'): rest.append(t)
         elif _blank(t): continue
-        elif 'system' in ad.roles: rest.append(t if t.role=='system' else turn('system', t.parts, at=t.get('at')))
+        elif 'system' in ad.roles and ad.takes_mid_system(model, rest[-1].role if rest else None):
+            rest.append(t if t.role=='system' else turn('system', t.parts, at=t.get('at')))
         else:
             groups.append(t.parts)
-            lose(f"the {t.role} message", f"api={ad.name!r} takes none mid-history: moved to the system prompt",
+            m = f" for model {model!r}" if model else ''
+            lose(f"the {t.role} message", f"api={ad.name!r} takes none there{m}: moved to the system prompt",
                  where_of(t))
     return (ad.system_prompt(groups) if groups else None), rest

@@ -109,7 +109,7 @@ def _request(h, ad, model, system, tools, cache, last_only, fetch, fit, wire, ex
     "The request `mk_request` makes of history `h`, its options checked"
     o = dict(opts)
     strict,ttl = o.pop('strict'),o.pop('ttl')
-    system,ts = lift_system(h, system, ad)
+    system,ts = lift_system(h, system, ad, model)
     if not ts: raise InputError(f"mk_request needs a message to send (api={ad.name!r}): this history has "
                                 f"{'only system text' if h else 'none'}")
     res = finish_msgs(render_history(ts, ad, bkw, fetch, fit=fit, open_calls=False), ad, cache, ttl, last_only)

@@ -260,8 +260,9 @@ def check_anthropic(messages, **kw):
     from anthropic.types import MessageParam
     from anthropic.resources.messages import Messages
     strict(messages, typing.Iterable[MessageParam])
-    for i, m in enumerate(messages):  # the SDK type also admits role 'system'; the API docs only user/assistant turns
-        if m['role'] not in ('user', 'assistant'): _want(f'$[{i}].role', "'user' or 'assistant'", m['role'])
+    for i, m in enumerate(messages):  # the SDK type also admits role 'system': "Claude Opus 4.8 accepts role: 'system'
+        # messages immediately after a user turn" (platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages)
+        if m['role']=='system' and (i==0 or messages[i-1]['role']!='user'): _want(f'$[{i}].role', "'user' or 'assistant' (a system message only after a user turn)", m['role'])
     _kw_strict(Messages.create, kw)
     return _send('anthropic', lambda: _ant().messages.create(model='claude-sonnet-4-5', max_tokens=1024, messages=messages, **kw))
 

@@ -456,7 +456,7 @@ def test_format_awaiting_results(fmt, target):
     "A format's history cut right after the model's tool call (its result is still being computed) keeps the call in a "
     "history (mk_msgs); a request can't send it (issue 17 item 7: every API answers a 400): left out, reported"
     h, _ = FORMATS[fmt]()
-    if target in ('openai', 'openai_chat', 'anthropic'):  # the others take a leading system message only in mk_request
+    if target in ('openai', 'openai_chat'):  # the others take a leading system message only in mk_request
         msgs, ls = losses(mk_msgs, h[:AWAIT[fmt]], target)
         assert [c['name'] for c in tool_calls(msgs)] == ['get_weather']
         assert not [l for l in ls if l['what'].startswith('tool')]

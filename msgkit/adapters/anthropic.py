@@ -76,7 +76,7 @@ class AnthropicAdapter(Adapter):
     # 200 to one: pydantic-ai's cassette test_anthropic_model_empty_message_on_history)
     id_chars,first_user = 'A-Za-z0-9_-',False
     name_chars = 'a-zA-Z0-9_-'  # tool names: ^[a-zA-Z0-9_-]{1,64}$
-    # system messages in `messages` too (the SDK's MessageParam holds a SystemMessageParam); leading ones go in `system`
+    # system messages in `messages` too, for some models (`takes_mid_system`); leading ones go in `system`
     roles,system_apart = ('user','assistant','system'),True
     def text_msg(self, role, s): return dict(role=role, content=s)
 
@@ -105,6 +105,15 @@ def part(self:AnthropicAdapter, p, role='user'):
     return d
 
 # %% ../../nbs/23_anthropic.ipynb #64efdb7b
+# "Claude Opus 4.8 accepts role: 'system' messages immediately after a user turn in the messages array"; "not available
+# on Amazon Bedrock, Vertex AI" (https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages)
+_mid_system = ('claude-opus-4-8',)
+
+@patch
+def takes_mid_system(self:AnthropicAdapter, model=None, prev=None):
+    "Claude Opus 4.8 takes a system message mid-history, right after a user turn"
+    return prev=='user' and isinstance(model, str) and model.startswith(_mid_system)
+
 @patch
 def msg(self:AnthropicAdapter, role, blocks):
     if role=='system' and any(b.get('type')!='text' for b in blocks):  # SystemMessageParam: str or TextBlockParams
@@ -387,8 +396,12 @@ def _blk_len(b):
 # %% ../../nbs/23_anthropic.ipynb #d420a73f
 @patch
 def tidy(self:AnthropicAdapter, msgs):
-    "No blank text, merged turns, tool results first in their turn, at most 32 MB"
+    "No blank text, merged turns, tool results first in their turn, system messages only after a user's, at most 32 MB"
     msgs = [_results_first(m) for m in Adapter.tidy(self, [o for o in map(_unblank, msgs) if o is not None])]
+    for i,m in enumerate(msgs):
+        if m.get('role')=='system' and (i==0 or msgs[i-1].get('role')!='user'):
+            raise InputError(f"api='anthropic' takes a system message in `messages` only right after a user turn (and "
+                             f"only for {', '.join(_mid_system)}); this is message {i}{self.role_hint}")
     n = _b64_len(msgs)
     if n>_max_req:
         raise InputError(f"api='anthropic' takes requests of at most {_max_req:,} bytes; "

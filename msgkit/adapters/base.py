@@ -277,6 +277,11 @@ def citations(self:Adapter, d:dict)->list:
     return []
 
 @patch
+def takes_mid_system(self:Adapter, model=None, prev=None)->bool:
+    "Does `model` take a system message mid-history after a turn of role `prev` (for APIs whose system role is apart)?"
+    return False
+
+@patch
 def reasoning(self:Adapter, p, **kw):
     "A block for `thinking` part `p` that did not come from this API, or `None` if this API can't take it"
     return None
