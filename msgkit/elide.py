@@ -108,7 +108,8 @@ def elide(
             for i,k in enumerate(sorted(x, key=lambda k: k!='role')):
                 if w.full(): out['…'] = Elided(f"{len(x)-i:,} more keys"); break
                 v = x[k]
-                out[k] = _elide_str(v, hint, maxlen, pay) if k in ks and isinstance(v, str) else elide(v, maxlen, None, hint, w)
+                str_pay = k in ks and isinstance(v, str)
+                out[k] = _elide_str(v, hint, maxlen, pay) if str_pay else elide(v, maxlen, None, hint, w)
                 if w.left is not None: w.left -= 1
             return out
         out = []
