@@ -163,13 +163,7 @@ def _html_view(rows, top=''):
              'overflow:auto;text-align:left')
     return f'<div class="mk-view" style="{style}">{top}{"".join(rows)}</div>'
 
-def _dropped(x)->str:
-    "What `trim` left out of `x`, in words ('' if nothing)"
-    d = getattr(x, 'dropped', None)
-    if not isinstance(d, dict) or not d.get('turns') and not d.get('media'): return ''
-    media = f", and {d['media']:,} media swapped for notes" if d.get('media') else ''
-    return (f"trim left out {d.get('turns', 0):,} turn{'s'*(d.get('turns')!=1)} (about {d.get('tokens', 0):,} tokens)"
-            f"{media} to fit {d.get('budget', 0):,} tokens")
+def _dropped(x)->str: return x.trimmed() if isinstance(x, History) else ''
 
 # %% ../nbs/44_display.ipynb #d22e8f93
 def view_html(

@@ -140,7 +140,7 @@ def show_repr(
 @patch
 def __repr__(self:Msg): return pfmt(self)
 @patch
-def __repr__(self:History): return pfmt(list(self))
+def __repr__(self:History): return (f"# {t}\n" if (t := self.trimmed()) else '') + pfmt(list(self))
 @patch
 def __repr__(self:Request): return pfmt(dict(self))
 @patch

@@ -25,6 +25,15 @@ class History(list):
     def __mul__(self, n): return History(list.__mul__(self, n))
     __rmul__ = __mul__
     def copy(self): return History(self)
+    dropped = None  # what `trim` left out, set on the history it returns: dict(turns=, tokens=, media=, budget=)
+    def trimmed(self)->str:
+        "What `trim` left out of this history, in words ('' if nothing)"
+        d = self.dropped
+        if not isinstance(d, dict) or not (d.get('turns') or d.get('media')): return ''
+        n,m = d.get('turns', 0),d.get('media', 0)
+        media = f", {m:,} media swapped for notes" if m else ''
+        return (f"trim left out {n:,} turn{'s'*(n!=1)} (about {d.get('tokens', 0):,} tokens){media}"
+                f" to fit {d.get('budget', 0):,} tokens")
 
 def as_msgs(x):
     "`x` (a list of messages) as a `History` of `Msg`s, or one message dict as a `Msg`; what they hold as `Block`s"
