@@ -169,7 +169,10 @@ def img_src(
     d = p.get('data')
     if not isinstance(d, (bytes,bytearray)): return None
     if t := thumb(bytes(d)): return t[0], b64(t[1])
-    if p.get('mt') in _web_mts and measured(len(d), 'b64')<=50_000: return p.mt, b64(d)
+    # as it is (no Pillow): if small, and small in pixels too (the browser decodes it whole)
+    wh = img_size(d)
+    if p.get('mt') in _web_mts and measured(len(d), 'b64')<=50_000 and wh and wh[0]*wh[1]<=4_000_000:
+        return p.mt, b64(d)
 
 def _parts(c)->list:
     "Tool result content `c` as parts"
