@@ -583,25 +583,20 @@ docs = {
     "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
     '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
     '    **kw: Options the adapter takes for its blocks',
-'msgkit.display.thumb':
-    '`(media type, bytes)` of a thumbnail of image `b` (made with Pillow, if installed), or `None` if none can be made\n'
-    '\n'
-    'Parameters:\n'
-    '    b: Image bytes\n'
-    '    px: Longest edge (default 256)\n'
-    '    limit: Most characters of base64 (default 24000)',
 'msgkit.display.view_html':
-    'HTML (inline styles, no script) showing `x` as a conversation: one row per turn\n'
+    'HTML (inline styles, no script) showing `x` as a conversation: one row per turn, bounded; it never raises\n'
     '\n'
     'Parameters:\n'
     "    x: A message, a history (any API's form, or neutral turns), or an SDK response\n"
-    "    api: The API to prefer where a block could be several APIs' (default None)",
+    "    api: The API to prefer where a block could be several APIs' (default None)\n"
+    '    imgs: Thumbnails inline (else chips) (default True)',
 'msgkit.display.view_markdown':
-    'Markdown showing `x` as a conversation: one section per turn\n'
+    'Markdown showing `x` as a conversation: one section per turn, bounded; it never raises\n'
     '\n'
     'Parameters:\n'
     "    x: A message, a history (any API's form, or neutral turns), or an SDK response\n"
-    "    api: The API to prefer where a block could be several APIs' (default None)",
+    "    api: The API to prefer where a block could be several APIs' (default None)\n"
+    '    imgs: Thumbnails inline (else chips) (default True)',
 'msgkit.download.FetchError':
     'A URL could not be fetched',
 'msgkit.download.fetch':
@@ -637,22 +632,25 @@ docs = {
     '\n'
     'Parameters:\n'
     '    mt: (not documented)\n'
-    '    n: (not documented)',
+    '    n: (not documented) (default None)',
 'msgkit.elide.elide':
     'A copy of `x`: plain dicts and lists, `role` first, an `Elided` marker for each payload (bytes, data URI, base64)\n'
     '\n'
     'Parameters:\n'
     '    x: A message, a history, a part, an SDK response, or any structure of dicts and lists\n'
     '    maxlen: Cut other text longer than this (default None)\n'
-    '    _hint: (not documented) (default None)',
+    '    nodes: Copy at most this many values, a marker saying how many more for the rest (default None)\n'
+    '    _hint: (not documented) (default None)\n'
+    '    _w: (not documented) (default None)',
 'msgkit.elide.pfmt':
-    'The elided repr of `x`, at most `limit` characters\n'
+    'The elided repr of `x`, at most `limit` characters (and `nodes` values); never raises\n'
     '\n'
     'Parameters:\n'
     '    x: (not documented)\n'
     '    maxlen: (not documented) (default 2000)\n'
     '    width: (not documented) (default 120)\n'
-    '    limit: (not documented) (default 50000)',
+    '    limit: (not documented) (default 50000)\n'
+    '    nodes: (not documented) (default 20000)',
 'msgkit.elide.show_repr':
     'Print `x` with its payloads elided (`elide`): a repr that never prints base64\n'
     '\n'
@@ -824,7 +822,7 @@ docs = {
     '    s: (not documented)\n'
     '    quote: (not documented) (default True)',
 'msgkit.markdown.md_inline':
-    'HTML for the inline Markdown of raw text `s`: code spans, links, bold, italic; all else escaped\n'
+    'HTML for the inline Markdown of raw text `s`: code spans, links, bare URLs, bold, italic; all else escaped\n'
     '\n'
     'Parameters:\n'
     '    s: (not documented)',
@@ -938,14 +936,29 @@ docs = {
     '    x: (not documented)\n'
     '    max_bytes: (not documented) (default None)',
 'msgkit.msgs.Msg':
-    'A message: a plain `dict` that shows as a conversation turn (see `display`)',
+    'A message: a plain `dict` that shows as a conversation turn (see `display`); what it holds shows itself too\n'
+    '\n'
+    'Parameters:\n'
+    '    *a: (not documented)\n'
+    '    **kw: (not documented)',
 'msgkit.msgs.History':
     'A history: a plain `list` of messages that shows as a conversation (see `display`); its slices stay histories',
 'msgkit.msgs.as_msgs':
-    '`x` (a list of messages) as a `History` of `Msg`s, or one message dict as a `Msg`; nested values left as they are\n'
+    '`x` (a list of messages) as a `History` of `Msg`s, or one message dict as a `Msg`; what they hold as `Block`s\n'
     '\n'
     'Parameters:\n'
     '    x: (not documented)',
+'msgkit.msgs.Block':
+    'A dict inside a message (a content block, its source): a plain `dict` that shows itself elided (see `display`)',
+'msgkit.msgs.Blocks':
+    'A list inside a message (its content): a plain `list` that shows itself elided (see `display`)',
+'msgkit.msgs.wrap':
+    "`v` with its dicts as `Block`s, its lists as `Blocks`, to depth 32 (parts, turns and msgkit's own kept)\n"
+    '\n'
+    'Parameters:\n'
+    '    v: (not documented)\n'
+    '    _memo: (not documented) (default None)\n'
+    '    _d: (not documented) (default 0)',
 'msgkit.msgs.Request':
     "A request (`mk_request`'s keyword arguments or wire body): a plain `dict`; `api` names the API it is for",
 'msgkit.msgs.as_request':
@@ -1529,4 +1542,73 @@ docs = {
     '    objs: Tools: each anything `mk_tool` takes (or one of them)\n'
     "    api: Target API (default 'openai')\n"
     "    strict: Strict schema adherence (OpenAI's strict mode) (default False)",
+'msgkit.viewparts.thumb_image':
+    '`data` as a Pillow image about `px` on its long edge, decoded small; `None` if too big, unreadable, or no Pillow\n'
+    '\n'
+    'Parameters:\n'
+    '    data: Image bytes\n'
+    '    px: The longest edge wanted (default 256)\n'
+    '    max_px: Most pixels to decode: a bigger image gets no thumbnail (default 25000000)',
+'msgkit.viewparts.thumb':
+    '`(media type, bytes)` of a thumbnail of image `b` (made with Pillow, if installed), or `None` if none can be made\n'
+    '\n'
+    'Parameters:\n'
+    '    b: Image bytes\n'
+    '    px: Longest edge (default 256)\n'
+    '    limit: Most characters of base64 (default 24000)',
+'msgkit.viewparts.icon':
+    "An inline SVG icon (14 px, the text's colour) for `name`\n"
+    '\n'
+    'Parameters:\n'
+    '    name: One of image, document, audio, video, tool, result, reasoning, warning, hidden; anything else: a square',
+'msgkit.viewparts.cut':
+    '`(s cut to n characters, what the cut says)`\n'
+    '\n'
+    'Parameters:\n'
+    '    s: Text\n'
+    '    n: Most characters kept (default 20000)',
+'msgkit.viewparts.part_info':
+    'What a chip says about media part `p`: kind, media type, size, and pixels, pages or length where cheap\n'
+    '\n'
+    'Parameters:\n'
+    '    p: A media part',
+'msgkit.viewparts.cites':
+    '`(quote, source, url)` of the citations text part `p` carries, read by the adapter of the block it came from\n'
+    '\n'
+    'Parameters:\n'
+    '    p: A text part',
+'msgkit.viewparts.small':
+    "`s` as a line of small print ('' for nothing)\n"
+    '\n'
+    'Parameters:\n'
+    "    s: Text ('' for nothing)",
+'msgkit.viewparts.img_src':
+    '`(media type, base64)` to show image part `p` inline, or `None`\n'
+    '\n'
+    'Parameters:\n'
+    '    p: An image part',
+'msgkit.viewparts.html_part':
+    'HTML for part `p`\n'
+    '\n'
+    'Parameters:\n'
+    '    p: A neutral part\n'
+    "    notes: The row's footnotes so far: this part's citations are added\n"
+    '    imgs: Thumbnails inline (else chips) (default True)',
+'msgkit.viewparts.md_part':
+    'Markdown for part `p`\n'
+    '\n'
+    'Parameters:\n'
+    '    p: A neutral part\n'
+    "    notes: The row's footnotes so far: this part's citations are added\n"
+    '    imgs: Thumbnails inline (else chips) (default True)',
+'msgkit.viewparts.html_notes':
+    "The footnotes `notes` as HTML, under their heading ('' for none)\n"
+    '\n'
+    'Parameters:\n'
+    '    notes: `(quote, source, url)` of each footnote',
+'msgkit.viewparts.md_notes':
+    "The footnotes `notes` as Markdown, under their heading ('' for none)\n"
+    '\n'
+    'Parameters:\n'
+    '    notes: `(quote, source, url)` of each footnote',
 }
