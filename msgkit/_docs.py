@@ -147,7 +147,7 @@ docs = {
     '    size: (not documented)\n'
     '    model: (not documented) (default None)',
 'msgkit.adapters.openai.data_uri':
-    'Media part `p` as a data URI\n'
+    'Media part `p` as a data URI (the very URI it was read from, when it was one of the same type)\n'
     '\n'
     'Parameters:\n'
     '    p: (not documented)',
@@ -891,6 +891,32 @@ docs = {
     '    x: (not documented)',
 'msgkit.mediapart.LazyMedia':
     'A media part whose `data` is decoded from its base64 text when first read',
+'msgkit.mediapart.uri_payload':
+    '`s[at:]`, the payload of data URI `s`; remembered for a large one (by the URI), so each URI is sliced once\n'
+    '\n'
+    'Parameters:\n'
+    '    s: (not documented)\n'
+    '    at: (not documented)',
+'msgkit.mediapart.held_b64':
+    'The base64 text lazy part `p` holds (the payload of the data URI it was read from, sliced once)\n'
+    '\n'
+    'Parameters:\n'
+    '    p: (not documented)',
+'msgkit.mediapart.b64_text':
+    "The base64 text of media part `p`: a `LazyMedia`'s as it holds it (nothing decoded), else `b64` of its bytes\n"
+    '\n'
+    'Parameters:\n'
+    '    p: (not documented)',
+'msgkit.mediapart.data_uri_of':
+    'Media part `p` as a data URI: the very URI a `LazyMedia` was read from when its header names the same type\n'
+    '\n'
+    'Parameters:\n'
+    '    p: (not documented)',
+'msgkit.mediapart.data_len':
+    "How many bytes media part `p` holds; a `LazyMedia`'s told by the length of its base64 (nothing decoded)\n"
+    '\n'
+    'Parameters:\n'
+    '    p: (not documented)',
 'msgkit.mediapart.with_fields':
     'Part `p` with fields `kw` too (a `LazyMedia` stays lazy)\n'
     '\n'
@@ -898,7 +924,7 @@ docs = {
     '    p: (not documented)\n'
     '    **kw: (not documented)',
 'msgkit.mediapart.payload':
-    'The payload of media part `p` as held: its bytes, or the base64 text of a `LazyMedia` (`None`: by URL or file)\n'
+    "The payload of media part `p` as held: its bytes, or a `LazyMedia`'s base64 text or data URI (`None`: by URL/file)\n"
     '\n'
     'Parameters:\n'
     '    p: (not documented)',
@@ -1421,10 +1447,16 @@ docs = {
     'Parameters:\n'
     '    s: (not documented)',
 'msgkit.sniff.is_data_uri':
-    "Is `s` a whole `data:` URI with a media type (and not prose that starts with 'Data:')?\n"
+    "Is `s` a whole `data:` URI with a media type (and not prose that starts with 'Data:')? Its header and ends read\n"
     '\n'
     'Parameters:\n'
     '    s: (not documented)',
+'msgkit.sniff.data_uri_at':
+    '`(header match, s, where its payload starts)` of data URI `s` (stripped), its size checked; nothing copied\n'
+    '\n'
+    'Parameters:\n'
+    '    s: (not documented)\n'
+    '    max_bytes: (not documented) (default 104857600)',
 'msgkit.sniff.data_uri_parts':
     '`(header match, payload text)` of data URI `s`, its size checked against `max_bytes`; nothing decoded\n'
     '\n'

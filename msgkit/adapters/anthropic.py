@@ -29,7 +29,7 @@ _blocks = {'text','image','document','search_result','tool_use','tool_result','t
 def _doc_src(p):
     if 'chunks' in p: return dict(type='content', content=[dict(type='text', text=o) for o in p.chunks])
     if 'url' in p: return dict(type='url', url=p.url)
-    if p.mt=='application/pdf': return dict(type='base64', media_type='application/pdf', data=b64(p.data))
+    if p.mt=='application/pdf': return dict(type='base64', media_type='application/pdf', data=b64_text(p))
     return dict(type='text', media_type='text/plain', data=p.text if 'text' in p else p.data.decode('utf-8'))
 
 # %% ../../nbs/23_anthropic.ipynb #f2a6a4d0
@@ -96,7 +96,7 @@ def part(self:AnthropicAdapter, p, role='user'):
         return {**d, 'is_error':True} if p.is_error else d
     if 'file' in p and p.type=='image': return dict(type='image', source=dict(type='file', file_id=p.file))
     if p.type=='image':
-        src = dict(type='url', url=p.url) if 'url' in p else dict(type='base64', media_type=p.mt, data=b64(p.data))
+        src = dict(type='url', url=p.url) if 'url' in p else dict(type='base64', media_type=p.mt, data=b64_text(p))
         return dict(type='image', source=src)
     d = dict(type='document', source=dict(type='file', file_id=p.file) if 'file' in p else _doc_src(p))
     for k in ('title','context'):

@@ -15,7 +15,7 @@ from ..parts import *
 from ..shapes import fits
 from ..losses import lose
 from ..registry import all_adapters, get_api
-from ..mediapart import with_fields
+from ..mediapart import with_fields, data_len
 from ..repairs import fit_name
 
 # %% ../../nbs/20_adapters.ipynb #07ba1ac5
@@ -120,7 +120,7 @@ def chk_size(self:Adapter, p):
     "`p`, if its bytes are within this API's `limits` (kind -> (bytes, 'raw' or 'b64')); else a clear error"
     mx,how = self.limits.get(p.type, (None,None))
     if 'data' not in p: return p
-    n,b = measured(len(p.data), how),how=='b64'
+    n,b = measured(data_len(p), how),how=='b64'  # a lazy part's size from its base64's length
     if mx and n>mx:
         raise InputError(f"api={self.name!r} takes {p.type}s of at most {mx:,} bytes{' of base64' if b else ''}; this "
                          f"{p.mt} is {n:,}{' as base64' if b else ''}"

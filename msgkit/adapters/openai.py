@@ -21,8 +21,8 @@ from .base import *
 
 # %% ../../nbs/21_openai.ipynb #d234cd46
 def data_uri(p)->str:
-    "Media part `p` as a data URI"
-    return b64(p.data, f"data:{p.mt};base64,")
+    "Media part `p` as a data URI (the very URI it was read from, when it was one of the same type)"
+    return data_uri_of(p)
 
 IMG_MTS = {'image/png','image/jpeg','image/gif','image/webp'}
 # OpenAI's stated per-file input limit (50 MB)

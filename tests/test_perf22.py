@@ -1,0 +1,78 @@
+"""#22: work that is never done. A data URI is passed on without being scanned, decoded or re-encoded; bytes are decoded
+only for an API that needs them, once (memoised by the string); histories, tools and token counts are not re-read.
+Each test counts the work (decodes, scans, calls) rather than timing it: speed claims live in bench/."""
+import base64, copy, json, os
+import pytest
+import msgkit
+from msgkit import mk_msgs, sample
+from msgkit.sniff import is_data_uri
+from oracle import check
+
+PNG = sample('gradient.png').read_bytes()
+BIG = PNG + os.urandom(100_000)  # a PNG header, then enough bytes to be a large payload
+URI = 'data:image/png;base64,' + base64.b64encode(BIG).decode()
+
+def chat(uri=URI): return [dict(role='user', content=[dict(type='image_url', image_url=dict(url=uri)), dict(type='text', text='What is it?')])]
+
+@pytest.fixture
+def decoded(monkeypatch):
+    "The lengths of the base64 texts decoded while the test runs"
+    seen, orig = [], base64.b64decode
+    def dec(s, *a, **kw): seen.append(len(s)); return orig(s, *a, **kw)
+    monkeypatch.setattr(base64, 'b64decode', dec)
+    return seen
+
+@pytest.mark.parametrize('api', ['openai', 'openai_chat'])
+def test_data_uri_passed_on_as_is(api, decoded):
+    "The very URI object goes on to an API that takes data URIs; nothing past its first few hundred characters decoded"
+    h = chat(json.loads(json.dumps(URI)))  # a fresh string, as loaded from JSON: no memo to help
+    out = mk_msgs(h, api)
+    check(api, out)
+    blk = out[0]['content'][0]
+    got = blk['image_url'] if api=='openai' else blk['image_url']['url']
+    assert got is h[0]['content'][0]['image_url']['url']
+    assert max(decoded, default=0) < 1000, decoded
+
+def test_data_uri_to_anthropic_no_decode(decoded):
+    "Anthropic takes base64 text: the URI's payload, sliced (once: the same object the next time), never decoded"
+    h = chat(json.loads(json.dumps(URI)))
+    a, b = mk_msgs(h, 'anthropic'), mk_msgs(h, 'anthropic')
+    check('anthropic', a)
+    src = a[0]['content'][0]['source']
+    assert src['data'] == URI.partition(',')[2] and src['media_type'] == 'image/png'
+    assert b[0]['content'][0]['source']['data'] is src['data']
+    assert max(decoded, default=0) < 1000, decoded
+
+@pytest.mark.parametrize('api', ['gemini', 'bedrock'])
+def test_bytes_decoded_once_memoised_by_the_string(api, decoded):
+    "Gemini and Bedrock need bytes: decoded once for the URI, however often it is read (its payload slice remembered)"
+    h = chat(json.loads(json.dumps(URI)))
+    for _ in range(3): out = mk_msgs(h, api)
+    check(api, out)
+    assert sum(n > 1000 for n in decoded) == 1, decoded
+    part = out[0]['parts'][0]['inline_data'] if api=='gemini' else out[0]['content'][0]['image']['source']
+    assert (part['data'] if api=='gemini' else part['bytes']) == BIG
+
+@pytest.mark.parametrize('api', ['gemini', 'bedrock'])
+def test_invalid_base64_refused_where_bytes_are_needed(api):
+    "Invalid base64 between the ends the reader checks is still refused, where its bytes are decoded"
+    bad = URI[:8000] + '!!!!' + URI[8004:]
+    with pytest.raises(ValueError, match='base64 is not valid'): mk_msgs(chat(bad), api)
+
+def test_invalid_base64_at_the_ends_refused_everywhere():
+    bad = URI[:-100] + '!' * 96 + URI[-4:]
+    for api in ['openai', 'anthropic', 'gemini']:
+        with pytest.raises(ValueError, match='base64 is not valid'): mk_msgs(chat(bad), api)
+
+def test_is_data_uri_reads_header_and_ends():
+    "Whitespace at a data URI's ends or in its first 4 KB makes it prose, as before; its middle is not scanned"
+    assert is_data_uri(URI) and is_data_uri(' ' + URI + '\n')
+    assert not is_data_uri(URI[:100] + ' ' + URI[100:]) and not is_data_uri(URI[:-100] + '\n' + URI[-100:])
+    assert not is_data_uri('data:text/plain,hello world') and not is_data_uri("Data: 3, 4, 5. What's the mean?")
+    assert is_data_uri(URI[:len(URI)//2] + " " + URI[len(URI)//2:])  # not scanned: refused where decoded (test above)
+
+def test_size_check_reads_length_not_bytes(decoded):
+    "An API's size limit is checked from the base64's length (Anthropic: 5 MB an image), without decoding"
+    big = 'data:image/png;base64,' + base64.b64encode(PNG + bytes(6_000_000)).decode()
+    with pytest.raises(ValueError, match='at most'): mk_msgs(chat(big), 'anthropic')
+    assert max(decoded, default=0) < 1000, decoded
