@@ -141,6 +141,29 @@ def _media_n(x)->int:
         return int(p.type in ('image','audio','video') or p.type=='document' and p.get('mt')=='application/pdf')
     return sum(n(p) for t in x for p in t.parts)
 
+# %% ../nbs/50_budget.ipynb #perf22bs
+def _sums_fit(xs, k, cost, fixed, max_tokens):
+    "`fits(j)` for exchanges `xs`, the first `k` and those from `j` kept, by sums of their tokens (each counted once)"
+    tail = [0]*(len(xs)+1)
+    for i in range(len(xs)-1, -1, -1): tail[i] = tail[i+1] + cost(xs[i])
+    head = fixed + sum(tail[i]-tail[i+1] for i in range(min(k, len(xs))))
+    return lambda j: head + tail[j]<=max_tokens
+
+def _fewest_near(lo, hi, guess, fits):
+    "`_fewest(lo, hi, fits)` searched out from where the cheaper `guess` says: two calls of `fits` when it was right"
+    j = _fewest(lo, hi, guess)
+    if fits(j):
+        good,d = j,1
+        while (t := max(good-d, lo))<good:  # down, in growing steps, to one that doesn't fit
+            if not fits(t): return _fewest(t+1, good, fits)
+            good,d = t,d*2
+        return good
+    bad,d = j,1
+    while (t := min(bad+d, hi))>bad:  # up, likewise, to one that fits
+        if fits(t): return _fewest(bad+1, t, fits)
+        bad,d = t,d*2
+    return hi
+
 # %% ../nbs/50_budget.ipynb #a2455e8c
 @guard(HISTORY)
 def trim(
@@ -169,16 +192,21 @@ def trim(
     own = 'system' in ad.roles and not ad.system_apart  # else they stay as they came, for mk_request to lift
     head = [copy.deepcopy(t.native) if isinstance(t.get('native'), dict) else
             dict(role=t.role, content=[dump(p) for p in t.parts]) for t in sys_ts]
+    done = {}
     def render(j):
+        if j in done: return done[j]
         ts = [t for x in xs[:k] + xs[j:] for t in x]
         out = mk_msgs(sys_ts + ts, api, **kw) if own else head + mk_msgs(ts, api, **kw)
-        return out, est_tokens(out, api, model, system=system, tools=tools, tool_choice=tool_choice,
-                               detail=kw.get('detail'))
+        done[j] = out, est_tokens(out, api, model, system=system, tools=tools, tool_choice=tool_choice,
+                                  detail=kw.get('detail'))
+        return done[j]
     # a leading exchange of the model's can't start a history here
     lo = k+1 if k==0 and ad.first_user and len(xs)>1 and xs[0][0].role=='assistant' else k
     hi = max(lo, len(xs)-1)
-    # the fewest exchanges dropped whose rendering (what is sent, as est_tokens counts it) fits
-    j = _fewest(min(lo, hi), hi, lambda j: render(j)[1]<=max_tokens)
+    # the fewest exchanges dropped whose rendering (what is sent, as est_tokens counts it) fits: found first by the
+    # sums of each exchange's tokens, counted once, then checked (and searched on from there) by rendering
+    j = _fewest_near(min(lo, hi), hi, _sums_fit(xs, k, cost, _fixed(ad, model, system, tools, tool_choice)
+                                              + cost(sys_ts), max_tokens), lambda j: render(j)[1]<=max_tokens)
     out,need = render(j)
     if need>max_tokens: raise _over(api, keep_first, drop_media, need, max_tokens)
     r = as_msgs(out)  # a History, which shows itself, for every API, and what was left out

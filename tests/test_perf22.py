@@ -1,7 +1,7 @@
 """#22: work that is never done. A data URI is passed on without being scanned, decoded or re-encoded; bytes are decoded
 only for an API that needs them, once (memoised by the string); histories, tools and token counts are not re-read.
 Each test counts the work (decodes, scans, calls) rather than timing it: speed claims live in bench/."""
-import base64, copy, json, os
+import base64, copy, importlib.util, json, os
 import pytest
 import msgkit
 from msgkit import mk_msgs, sample
@@ -76,3 +76,66 @@ def test_size_check_reads_length_not_bytes(decoded):
     big = 'data:image/png;base64,' + base64.b64encode(PNG + bytes(6_000_000)).decode()
     with pytest.raises(ValueError, match='at most'): mk_msgs(chat(big), 'anthropic')
     assert max(decoded, default=0) < 1000, decoded
+
+# ---------------------------------------------------------------- item 3: cached work
+import importlib
+tools_mod = importlib.import_module('msgkit.tools')
+budget = importlib.import_module('msgkit.budget')
+
+def _fns(d):
+    "Two functions from a module file (so their source, and docments, can be read)"
+    p = d/'perf22_tools.py'
+    p.write_text('def lookup(q:str, # What to look up\n           n:int=3): # How many\n    "Look it up"\n    return q\n\n'
+                 'def fetch(url:str): # The URL\n    "Fetch it"\n    return url\n')
+    spec = importlib.util.spec_from_file_location('perf22_tools', p); mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return [mod.lookup, mod.fetch]
+
+def test_tool_schema_read_once_per_function(monkeypatch, tmp_path):
+    "A function's source is read once (not per call, nor per copy of it); a changed function is read again"
+    import fastcore.docments as fd
+    n, orig = [0], fd.docments
+    def counting(*a, **kw): n[0] += 1; return orig(*a, **kw)
+    monkeypatch.setattr(fd, 'docments', counting)
+    monkeypatch.setattr(tools_mod, '_tool_memo', {}, raising=False)
+    fs = _fns(tmp_path)
+    a = msgkit.mk_tools(fs, 'anthropic')
+    assert a[0]['input_schema']['properties']['q']['description'] == 'What to look up'
+    for _ in range(5): assert msgkit.mk_tools(fs, 'anthropic') == a
+    assert msgkit.mk_tools([copy.copy(f) for f in fs], 'anthropic') == a
+    first = n[0]
+    assert first == len(fs), n  # once per function
+    fs[0].__doc__ = 'Look it up, changed'
+    b = msgkit.mk_tools(fs, 'anthropic')
+    assert b[0]['description'] == 'Look it up, changed' and n[0] == first + 1
+    b[0]['input_schema']['properties'].clear()  # a caller's change to its copy changes no other
+    assert msgkit.mk_tools(fs, 'anthropic')[0]['input_schema']['properties']
+
+def test_tool_memo_sees_new_code():
+    def f(x:int): # A number
+        "One"
+    t1 = msgkit.mk_tool(f, 'openai')
+    def f(x:str, y:int=0): # A word
+        "One"
+    t2 = msgkit.mk_tool(f, 'openai')
+    assert t1['parameters']['properties']['x']['type'] == 'integer' and t2['parameters']['properties']['x']['type'] == 'string'
+
+def _long_history(n=300):
+    h = []
+    for i in range(n//2): h += [f"question {i}: " + 'word ' * (i % 37 + 5), f"answer {i}: " + 'more words ' * (i % 11 + 3)]
+    return h
+
+@pytest.mark.parametrize('api', ['openai', 'anthropic', 'gemini'])
+def test_trim_renders_about_twice_and_keeps_the_same(api, monkeypatch):
+    "trim counts each turn once and searches over their sums; the rendering is checked near the answer (not ~11 times)"
+    h = _long_history()
+    calls, orig = [0], budget.mk_msgs
+    def counting(*a, **kw): calls[0] += 1; return orig(*a, **kw)
+    monkeypatch.setattr(budget, 'mk_msgs', counting)
+    for mx in (500, 3000, 9000):
+        calls[0] = 0
+        r = msgkit.trim(h, mx, api)
+        assert calls[0] <= 3, calls
+        with monkeypatch.context() as m:  # the plain binary search over renderings: the same answer
+            m.setattr(budget, '_fewest_near', lambda lo, hi, guess, fits: budget._fewest(lo, hi, fits))
+            assert msgkit.trim(h, mx, api) == r
