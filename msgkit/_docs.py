@@ -1426,6 +1426,11 @@ docs = {
     'Parameters:\n'
     '    x: (not documented)\n'
     '    shape: (not documented)',
+'msgkit.shapes.matcher':
+    'The compiled test of `shape`: a function of `x` that says what `fits(x, shape)` says\n'
+    '\n'
+    'Parameters:\n'
+    '    shape: (not documented)',
 'msgkit.sniff.media_type':
     'MIME type of `b` from its magic bytes, or `None`\n'
     '\n'
