@@ -585,10 +585,17 @@ def encoder():
     _enc.append(e)
     return e
 
+_short = {}  # tokens of short texts (roles, names), counted once
+
 def oa_text(s, model=None):
     "Tokens of text `s`: OpenAI's tokenizer where tiktoken has one here, else 4 characters a token"
+    if not s: return 0
+    if len(s)<=32 and (n := _short.get(s)) is not None: return n
     e = encoder()
-    return (len(e.encode(s, disallowed_special=())) if e else math.ceil(len(s)/4)) if s else 0
+    # `encode_ordinary`: "equivalent to `encode(text, disallowed_special=())` (but slightly faster)" (tiktoken)
+    n = len(e.encode_ordinary(s)) if e else math.ceil(len(s)/4)
+    if len(s)<=32 and len(_short)<4096: _short[s] = n
+    return n
 
 # %% ../../nbs/21_openai.ipynb #5f6a6a37
 @patch
