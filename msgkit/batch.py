@@ -29,11 +29,65 @@ def batch_line(
     body_api,body_model = ad.batch_body(model)
     return ad.batch_line(custom_id, mk_request(h, body_api, model=body_model, wire=True, **opts), model)
 
+# %% ../nbs/52_batch.ipynb #perf22mc
+_STAND_IN = 'msgkit batch prompt 0e6f2b'  # the text the template holds where each prompt goes
+
+def _plain(s)->bool:
+    "Is prompt `s` text every API sends as it is (not blank, no URL or data URI to sniff)? `mk_msgs`' text fast path's rule"
+    t = s.lstrip() if type(s) is str else ''
+    return bool(t) and not (t[0] in 'hHdD' and t[:4].lower() in ('http','data'))
+
+def _filler(o):
+    "A function of `s` that builds a copy of template `o` (its own types kept), `s` where the stand-in text was"
+    if o is _STAND_IN: return lambda s: s
+    cls,at = o.__class__,dict(getattr(o, '__dict__', None) or {})
+    if isinstance(o, dict):
+        its = [(k, v, _filler(v) if isinstance(v, (dict, list)) or v is _STAND_IN else None) for k,v in o.items()]
+        if cls is dict: return lambda s: {k:f(s) if f else v for k,v,f in its}
+        def fill(s):
+            r = cls.__new__(cls); dict.update(r, {k:f(s) if f else v for k,v,f in its})
+            if at: r.__dict__.update(at)
+            return r
+        return fill
+    if isinstance(o, list):
+        its = [(v, _filler(v) if isinstance(v, (dict, list)) or v is _STAND_IN else None) for v in o]
+        def fill(s):
+            r = cls.__new__(cls); list.extend(r, [f(s) if f else v for v,f in its])
+            if at: r.__dict__.update(at)
+            return r
+        return fill
+    return lambda s: o
+
+def _shape_of(x):
+    if isinstance(x, dict): return (type(x), {k:_shape_of(v) for k,v in x.items()})
+    if isinstance(x, list): return (type(x), [_shape_of(v) for v in x])
+    return type(x)
+
+def _liner(api, model, opts):
+    "`line(custom_id, h)`: `batch_line(custom_id, h, api, model, **opts)`, plain text prompts from one template"
+    ad = get_api(api)
+    body_api,body_model = ad.batch_body(model)
+    t = []  # the template body, once made and checked; `[None]`: this batch makes every line the full way
+    def line(cid, h):
+        if not _plain(h) or t==[None]: return batch_line(cid, h, api, model=model, **opts)
+        if not t:
+            tb = mk_request(_STAND_IN, body_api, model=body_model, wire=True, **opts); t.append(_filler(tb))
+            full = batch_line(cid, h, api, model=model, **opts)
+            r = ad.batch_line(cid, t[0](h), model)
+            same = full==r and json.dumps(full)==json.dumps(r) and _shape_of(full)==_shape_of(r)
+            if not (same and json.dumps(tb).count(_STAND_IN)==1): t[0] = None
+            return full
+        if not isinstance(cid, str) or not _id_re.fullmatch(cid): return batch_line(cid, h, api, model=model, **opts)
+        return ad.batch_line(cid, t[0](h), model)
+    return line
+
 # %% ../nbs/52_batch.ipynb #cb98702d
 def _progress(i, n, out=None):
     "Show `i` of `n` in place, on a terminal or in a notebook"
     out = out or sys.stderr
     if i%1000==0 or i==n: out.write(f"\rmsgkit: {i:,}{f'/{n:,}' if n else ''} requests"); out.flush()
+
+_made_re = re.compile(r'request-(\d+)')
 
 @guard("an iterable of prompts (each a history, or (id, history))")
 def mk_batch(
@@ -48,16 +102,17 @@ def mk_batch(
     seen,own_at = set(),set()
     # a terminal or a notebook
     show = (sys.stderr.isatty() or 'ipykernel' in sys.modules) if progress is None else progress
+    line = _liner(api, model, opts)
     for i,r in enumerate(requests):
         own = isinstance(r, tuple) and len(r)==2 and isinstance(r[0], str)
         cid,h = r if own else (f"request-{i}", r)
-        made = re.fullmatch(r'request-(\d+)', cid)  # the caller's id may be one msgkit made for an earlier position
+        made = _made_re.fullmatch(cid)  # the caller's id may be one msgkit made for an earlier position
         if cid in seen or (own and made and str(int(made[1]))==made[1] and int(made[1])<i
                            and int(made[1]) not in own_at):
             raise InputError(f"Batch ids must be unique: {cid!r} comes twice")
         # made ids are unique by their position: only the caller's are kept, to check
         if own: seen.add(cid); own_at.add(i)
-        yield batch_line(cid, h, api, model=model, **opts)
+        yield line(cid, h)
         if show: _progress(i+1, n)
     if show: sys.stderr.write('\n')
 

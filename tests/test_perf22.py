@@ -139,3 +139,44 @@ def test_trim_renders_about_twice_and_keeps_the_same(api, monkeypatch):
         with monkeypatch.context() as m:  # the plain binary search over renderings: the same answer
             m.setattr(budget, '_fewest_near', lambda lo, hi, guess, fits: budget._fewest(lo, hi, fits))
             assert msgkit.trim(h, mx, api) == r
+
+# ---------------------------------------------------------------- item 4: mk_batch
+batch_mod = importlib.import_module('msgkit.batch')
+PROMPTS = ['Summarise document 1.', '  leading space', 'trailing space  ', 'ünïcødé ✓', 'multi\nline', 'https://example.com/a.png',
+           'data:text/plain,hi', 'Data: 1, 2', 'http', '{"json": 1}', 'x' * 300, ['a history', 'of two'],
+           ('own-id', 'with its own id'), 'msgkit batch prompt 0e6f2b', 'Summarise document 2.']
+MODELS = dict(openai='gpt-4o', anthropic='claude-sonnet-4-5', gemini=None, bedrock='anthropic.claude-sonnet-4-5-20250929-v1:0')
+
+def _full(reqs, api, model, **opts):
+    "What mk_batch made before #22: batch_line of each, the full way"
+    out = []
+    for i, r in enumerate(reqs):
+        cid, h = r if isinstance(r, tuple) else (f'request-{i}', r)
+        out.append(batch_mod.batch_line(cid, h, api, model=model, **opts))
+    return out
+
+@pytest.mark.parametrize('api', list(MODELS))
+@pytest.mark.parametrize('opts', [{}, dict(system='Be brief.', max_tokens=100), dict(cache=True)])
+def test_batch_lines_same_as_full_way(api, opts, monkeypatch):
+    "Each line is what batch_line makes of it (content, types, JSON), plain prompts from one template: mk_request ~once"
+    if api == 'gemini' and opts.get('cache'): opts = dict(temperature=0.5)
+    want = _full(PROMPTS, api, MODELS[api], **opts)
+    n, orig = [0], batch_mod.mk_request
+    def counting(*a, **kw): n[0] += 1; return orig(*a, **kw)
+    monkeypatch.setattr(batch_mod, 'mk_request', counting)
+    got = list(msgkit.mk_batch(PROMPTS + ['plain prompt %d' % i for i in range(50)], api, model=MODELS[api], progress=False, **opts))
+    assert got[:len(PROMPTS)] == want
+    assert [json.dumps(o) for o in got[:len(PROMPTS)]] == [json.dumps(o) for o in want]
+    def types(x):
+        if isinstance(x, dict): return (type(x).__name__, {k: types(v) for k, v in x.items()})
+        if isinstance(x, list): return (type(x).__name__, [types(v) for v in x])
+        return type(x).__name__
+    assert [types(o) for o in got[:len(PROMPTS)]] == [types(o) for o in want]
+    assert got[-1] == _full(['plain prompt 49'], api, MODELS[api], **opts)[0] | ({'custom_id': 'request-64'} if 'custom_id' in got[-1] else
+                                                                                 {'key': 'request-64'} if 'key' in got[-1] else {'recordId': 'request-64'})
+    assert n[0] < 20, n  # the 7 prompts the full way, the template and its check; not one a line
+
+def test_batch_lines_are_their_own():
+    a, b = msgkit.mk_batch(['one', 'two'], 'openai', model='m', progress=False)
+    a['body']['input'][0]['content'] = 'changed'; a['body']['model'] = 'x'
+    assert b['body']['input'][0]['content'] == 'two' and b['body']['model'] == 'm'
