@@ -33,7 +33,7 @@ def batch_line(
 _STAND_IN = 'msgkit batch prompt 0e6f2b'  # the text the template holds where each prompt goes
 
 def _plain(s)->bool:
-    "Is prompt `s` text every API sends as it is (not blank, no URL or data URI to sniff)? `mk_msgs`' text fast path's rule"
+    "Is prompt `s` text every API sends as it is (not blank, no URL or data URI to sniff)? As `mk_msgs`' fast path"
     t = s.lstrip() if type(s) is str else ''
     return bool(t) and not (t[0] in 'hHdD' and t[:4].lower() in ('http','data'))
 
