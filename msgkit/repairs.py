@@ -43,8 +43,13 @@ def pair_ids(turns:list, needs_ids=True)->list:
 def _edited(t, ps):
     "Turn `t` with parts `ps`: itself if none changed, its `native` kept if every change kept the parts' own"
     if all(a is b for a,b in zip(ps, t.parts)): return t
-    kept = all(a is b or a.get('native') is not None and a.get('native') is b.get('native') for a,b in zip(ps, t.parts))
+    kept = all(a is b or a.get('native') is not None and a.get('native') is b.get('native') or _named(a, b)
+               for a,b in zip(ps, t.parts))
     return Turn({**t, 'parts':ps}) if kept else edit_turn(t, ps)
+
+def _named(a, b):
+    "Is part `a` part `b` with only its call's name added (derived: the item it came in still says the same)?"
+    return a.keys()-b.keys()<={'name'} and not b.get('name') and all(a[k] is b[k] for k in b if k!='name')
 
 # %% ../nbs/10_repairs.ipynb #26b8910c
 def unique_ids(turns:list)->list:

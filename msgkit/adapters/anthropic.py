@@ -118,6 +118,11 @@ def takes_mid_system(self:AnthropicAdapter, model=None, prev=None):
 def msg(self:AnthropicAdapter, role, blocks):
     if role=='system' and any(b.get('type')!='text' for b in blocks):  # SystemMessageParam: str or TextBlockParams
         raise InputError("api='anthropic' takes only text in a system message")
+    # "images are not allowed in assistant turns" (the provider-rules review of issue #17): a model-made image
+    # (Gemini's image generation) can't go back as Claude's own, as with OpenAI and Bedrock
+    if role=='assistant' and (ks := sorted({b.get('type') for b in blocks} & {'image','document'})):
+        raise InputError(f"api='anthropic' takes {' and '.join(k+'s' for k in ks)} only in user turns, not in the "
+                         "assistant's (media from another API's reply can't go back to Claude as the model's)")
     return dict(role=role, content=blocks)
 
 @patch
@@ -314,7 +319,12 @@ def parse_block(self:AnthropicAdapter, d):
     if t=='search_result':  # the user's own input: other APIs get it as text
         body = '\n\n'.join(o.get('text', '') for o in d.get('content') or [])
         return text_part(f"{d.get('title', '')}\n{d.get('source', '')}\n\n{body}".strip())
-    if t=='thinking': return thinking_part(d.get('thinking'), d.get('signature'), api='anthropic', raw=d)
+    if t=='thinking':
+        # unsigned (LangChain stores Gemini's thoughts in this form): only signed thinking goes back as thinking
+        if not d.get('signature'): return thinking_part(d.get('thinking') or '')
+        # a stream's `index` left in (LangChain's chunks) is no field of the block
+        raw = {'thinking':'', **{k:v for k,v in d.items() if k!='index'}}
+        return thinking_part(raw['thinking'], d['signature'], api='anthropic', raw=raw)
     if t not in ('image','document'): return opaque_part('anthropic', d, 'thinking' if 'thinking' in t else 'opaque')
     if t in ('image','document'):
         st = src.get('type')
