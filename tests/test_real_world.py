@@ -162,3 +162,36 @@ def test_chat_image_url_string_and_empty_content():
     r = req([{'role': 'user', 'content': []}, {'role': 'user', 'content': 'hi'}], 'openai_chat')
     assert r['messages'] == [{'role': 'user', 'content': 'hi'}]
     with pytest.raises(Exception): oracle.check('openai_chat', [{'role': 'user', 'content': []}])
+
+# 14. Claude's thinking rules, checked before sending (Anthropic and Claude on Bedrock): the open tool-use turn starts
+#     with its thinking; no thinking with a forced tool choice; the forms each model takes (the adapter's table)
+CALL = {'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 'toolu_1', 'name': 'f', 'input': {}}]}
+RES = {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_1', 'content': '1'}]}
+TOOL = {'name': 'f', 'description': 'f', 'input_schema': {'type': 'object', 'properties': {}}}
+
+@pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
+def test_thinking_needs_the_open_turns_thinking(api):
+    with pytest.raises(InputError, match=r'start with its thinking block .*leave reasoning= out'):
+        req(['q', CALL, RES], api, reasoning=2048, max_tokens=4096)
+    # the same loop with the response's thinking kept goes
+    th = {**CALL, 'content': [{'type': 'thinking', 'thinking': 'Hmm', 'signature': 'EqQB'}, *CALL['content']]}
+    r = req(['q', th, RES], api, reasoning=2048, max_tokens=4096)
+    if api == 'anthropic': oracle.check('anthropic', r['messages'])
+    # and without thinking on, the loop is fine as it is
+    req(['q', CALL, RES], api)
+
+@pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
+def test_thinking_with_forced_tool_choice(api):
+    with pytest.raises(InputError, match='forces tool use'):
+        req(['q'], api, tools=[TOOL], tool_choice='f', reasoning=2048, max_tokens=4096)
+    req(['q'], api, tools=[TOOL], tool_choice='auto', reasoning=2048, max_tokens=4096)
+
+def test_thinking_forms_per_model():
+    with pytest.raises(InputError, match="takes only adaptive thinking"):
+        mk_request(['q'], 'anthropic', model='claude-opus-4-8', reasoning=2048, max_tokens=4096)
+    r = mk_request(['q'], 'anthropic', model='claude-opus-4-8', reasoning='high')
+    assert r['thinking'] == {'type': 'adaptive'} and r['output_config'] == {'effort': 'high'}
+    oracle.APIS['anthropic'](r['messages'], **{k: v for k, v in r.items() if k not in ('messages', 'model', 'max_tokens')})
+    # a budget for a model that takes budgets, and one msgkit doesn't know, goes as it is
+    for m in ('claude-sonnet-4-5', 'claude-next'):
+        assert mk_request(['q'], 'anthropic', model=m, reasoning=2048)['thinking'] == {'type': 'enabled', 'budget_tokens': 2048}
