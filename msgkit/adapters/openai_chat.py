@@ -258,7 +258,8 @@ _blocks = {'text','image_url','input_audio','file','refusal'}
 
 @patch
 def reads(self:OpenAIChatAdapter, d):
-    return d.get('type') in _blocks or (d.get('type')=='function' and isinstance(d.get('function'), dict))
+    return (d.get('type') in _blocks or (d.get('type')=='function' and isinstance(d.get('function'), dict))
+            or d.get('type')=='thinking' and isinstance(d.get('thinking'), list))  # Mistral's chunks
 
 @patch
 def parse_block(self:OpenAIChatAdapter, d):
@@ -280,6 +281,11 @@ def parse_block(self:OpenAIChatAdapter, d):
     if t=='file' and d['file'].get('file_data'):
         fd = d['file']['file_data']
         return media(fd if is_data_uri(fd) else unb64(fd), filename=d['file'].get('filename'))
+    # Mistral's (and OpenRouter's) thinking part: `thinking` as text chunks, with no signature another API takes
+    if t=='thinking':
+        th = d.get('thinking')
+        txt = th if isinstance(th, str) else '\n\n'.join(o.get('text', '') for o in th or [] if isinstance(o, dict))
+        return thinking_part(txt, d.get('signature'))
     raise InputError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
 # %% ../../nbs/22_openai_chat.ipynb #7442ded1
