@@ -17,6 +17,7 @@ from ..losses import lose
 from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
+from ..history import read_part
 from .openai import (data_uri, file_name, breakpoint_mark, chk_cache_opts, IMG_MTS, MAX_FILE,
                                     strict_schema, oa_text, OpenAIAdapter)
 
@@ -304,14 +305,19 @@ def fix_item(self:OpenAIChatAdapter, d):
     return {'content':None, **d}
 
 @patch
+def any_block(self:OpenAIChatAdapter, o):
+    "A block of a Chat message: Chat's own, or another API's that users put there (litellm's tests: an Anthropic image)"
+    return self.read_block(o) if self.reads(o) else read_part(o, in_msg=True)
+
+@patch
 def parse_item(self:OpenAIChatAdapter, d):
     "`(role, parts)`: a tool (or legacy function) message is a result in the user's turn; calls follow the text"
     c = d.get('content')
     if d.get('role') in ('tool','function'):
-        ps = [text_part(c)] if isinstance(c, str) else [self.read_block(o) for o in c or []] or [text_part('')]
+        ps = [text_part(c)] if isinstance(c, str) else [self.any_block(o) for o in c or []] or [text_part('')]
         return 'user', [tool_result_part(d.get('tool_call_id'), ps,
                                          name=d.get('name') if d['role']=='function' else None)]
-    parts = [text_part(c)] if isinstance(c, str) and c else [self.read_block(o) for o in c or [] if isinstance(o, dict)]
+    parts = [text_part(c)] if isinstance(c, str) and c else [self.any_block(o) for o in c or [] if isinstance(o, dict)]
     if d.get('refusal'): parts.append(text_part(d['refusal']))
     # an audio reply (gpt-4o-audio: `content` None): its transcript is its text; the id alone only Chat can use
     if isinstance(a := d.get('audio'), dict) and d.get('role')=='assistant':

@@ -66,7 +66,9 @@ def _lc_block(b)->Part|None:
         if b.get('annotations'):
             lose(f"{len(b['annotations'])} annotation(s) of a text block", "no API takes citations back in a request")
         return text_part(b['text'])
-    if t in ('image','audio','video','file') and 'source' not in b: return _media(b, t)
+    # (not the Chat form `{'type': 'file', 'file': {...}}` or Anthropic's `source`: their adapters read those)
+    if t in ('image','audio','video','file') and 'source' not in b and not isinstance(b.get('file'), dict):
+        return _media(b, t)
     if t=='text-plain':
         return Part(type='document', mt=b.get('mime_type') or 'text/plain', text=b.get('text') or '',
                     **({'title':b['title']} if b.get('title') else {}))
