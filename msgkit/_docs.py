@@ -1645,7 +1645,8 @@ docs = {
     "Names of every API msgkit can target: the five, and the OpenAI-compatible servers' dialects\n"
     '\n'
     'Parameters:\n'
-    "    desc: A dict of each API's one-line description (its adapter's docstring) instead (default False)",
+    "    desc: A dict of each API's one-line description (its adapter's docstring) instead (default False)\n"
+    "    dialects: The OpenAI-compatible servers' dialects too (`False`: the APIs of a format of their own) (default True)",
 'msgkit.registry.get_api':
     'The adapter for `api` (its module imported alone, where it is named as the API is; all of them otherwise)\n'
     '\n'

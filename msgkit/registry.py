@@ -38,14 +38,16 @@ def discover():
             if not m.ispkg: importlib.import_module(f'{pkg}.{m.name}')
     _found.append(True)
 
+def _dialect(o): return getattr(o, 'dialect_of', None) is not None  # speaks another API's format, with its rules
+
 def apis(
     desc:bool=False, # A dict of each API's one-line description (its adapter's docstring) instead
+    dialects:bool=True, # The OpenAI-compatible servers' dialects too (`False`: the APIs of a format of their own)
 ):
     "Names of every API msgkit can target: the five, and the OpenAI-compatible servers' dialects"
     discover()
-    return {n:(type(o).__doc__ or '').split('\n')[0] for n,o in sorted(_apis.items())} if desc else sorted(_apis)
-
-def _dialect(o): return getattr(o, 'dialect_of', None) is not None  # speaks another API's format, with its rules
+    ns = [n for n,o in sorted(_apis.items()) if dialects or not _dialect(o)]
+    return {n:(type(_apis[n]).__doc__ or '').split('\n')[0] for n in ns} if desc else ns
 
 def get_api(
     api:str, # An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them)
@@ -58,7 +60,7 @@ def get_api(
     if api not in _apis: discover()
     if api not in _apis:
         ds = ', '.join(n for n,o in sorted(_apis.items()) if _dialect(o))
-        raise InputError(f"Unknown api {api!r}: msgkit knows {', '.join(n for n in apis() if not _dialect(_apis[n]))}"
+        raise InputError(f"Unknown api {api!r}: msgkit knows {', '.join(apis(dialects=False))}"
                          + (f" (and OpenAI-compatible servers: {ds})" if ds else ''))
     return _apis[api]
 

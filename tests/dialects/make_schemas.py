@@ -9,10 +9,12 @@ them after an SDK release, and say so in the commit. The SDKs' own classes are o
 import gzip, importlib, importlib.metadata as md, json
 from pathlib import Path
 
-# api -> (distribution, 'module:Type' of its request body), the same types the research validators used
+# api -> (distribution, 'module:Type' of its request body), the same types the research validators used: the
+# Stainless SDKs' TypedDicts; the Speakeasy SDKs' (mistralai, openrouter) pydantic models, whose aliases are the wire
+# names (their TypedDicts use the Python names: `format_` for `format`)
 SDKS = dict(
-    mistral=('mistralai', 'mistralai.client.models.chatcompletionrequest:ChatCompletionRequestTypedDict'),
-    openrouter=('openrouter', 'openrouter.components.chatrequest:ChatRequestTypedDict'),
+    mistral=('mistralai', 'mistralai.client.models.chatcompletionrequest:ChatCompletionRequest'),
+    openrouter=('openrouter', 'openrouter.components.chatrequest:ChatRequest'),
     groq=('groq', 'groq.types.chat.completion_create_params:CompletionCreateParams'),
     together=('together', 'together.types.chat.completion_create_params:CompletionCreateParamsNonStreaming'),
     fireworks=('fireworks-ai', 'fireworks.types.chat.completion_create_params:CompletionCreateParamsNonStreaming'),
@@ -29,10 +31,9 @@ def close(o, open_enums=False):
     "Schema `o` with every object of declared properties closed (`additionalProperties: false`), open enums shut"
     if isinstance(o, list): return [close(x, open_enums) for x in o]
     if not isinstance(o, dict): return o
-    o = {k: close(v, open_enums) for k, v in o.items()}
-    if 'properties' in o and 'additionalProperties' not in o:
-        o['additionalProperties'] = False
-        for h in HEADERS & set(o['properties']): del o['properties'][h]
+    o = {k:({n:close(v, open_enums) for n,v in x.items() if n not in HEADERS} if k in ('properties','$defs')
+            and isinstance(x, dict) else close(x, open_enums)) for k,x in o.items()}  # a map of schemas, not a schema
+    if 'properties' in o and 'additionalProperties' not in o: o['additionalProperties'] = False
     if open_enums and isinstance(o.get('anyOf'), list) and any('enum' in b or 'const' in b for b in o['anyOf']):
         o['anyOf'] = [b for b in o['anyOf'] if b != {'type': 'string'}]
     return o
@@ -42,7 +43,8 @@ def schema(api):
     dist, path = SDKS[api]
     mod, name = path.split(':')
     tp = getattr(importlib.import_module(mod), name)
-    s = close(TypeAdapter(tp).json_schema(), api in OPEN_ENUMS)
+    s = tp.model_json_schema(by_alias=True) if hasattr(tp, 'model_json_schema') else TypeAdapter(tp).json_schema()
+    s = close(s, api in OPEN_ENUMS)
     return dict(sdk=dist, version=md.version(dist), type=path, schema=s)
 
 if __name__ == '__main__':

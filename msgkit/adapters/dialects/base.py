@@ -74,7 +74,7 @@ def chat_shapes(
     "`(msg_shape, block_shape)`: the exact form of a server's `messages`, and of their parts and tool calls"
     c = lambda ps: OneOf(str, [By('type', **{k:parts[k] for k in ps})]) if ps else str
     nm = lambda r: ('name',) if r in names else ()
-    fn = S('id','type', *call, function=S('name','arguments', _need=('name','arguments')), _need=('id','function'))
+    fn = S('id','type', *call, function=S('name','arguments', _need=('name','arguments')), _need=('id','type','function'))
     ms = {r:S('role', *nm(r), content=c(content[r]), _need=('content',)) for r in ('system','developer','user')
           if r in content}
     ac = OneOf(str, type(None), [By('type', **{k:parts[k] for k in asst_parts})])
@@ -83,6 +83,21 @@ def chat_shapes(
                    _need=('tool_call_id','content'))
     used = {k for ps in [*content.values(), asst_parts] for k in ps or ()}
     return By('role', **ms), By('type', function=fn, **{k:parts[k] for k in used})
+
+# %% ../../../nbs/26_dialects.ipynb #a4367585
+@patch
+def owns(self:Dialect, d):
+    "Is block `d` in the server's form, media it takes included?"
+    if not Adapter.owns(self, d): return False
+    if d.get('type') in ('text','function','thinking','refusal'): return True
+    try: return self.takes(self.parse_block(d))
+    except Exception: return False  # read as it is, the error comes then
+
+@patch
+def fits_item(self:Dialect, d):
+    "Is history item `d` in the server's form, each block's media one it takes?"
+    return Adapter.fits_item(self, d) and all(self.owns(o) for o in d['content'] if isinstance(o, dict)) \
+        if isinstance(d.get('content'), list) else Adapter.fits_item(self, d)
 
 # %% ../../../nbs/26_dialects.ipynb #65865b54
 Dialect.msg_shape,Dialect.block_shape = chat_shapes(PARTS, dict(system=(), developer=(), user=('text','image_url'),

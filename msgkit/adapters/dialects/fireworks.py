@@ -40,8 +40,8 @@ def think_req(self:FireworksAdapter, r):
 
 @patch
 def fix_req(self:FireworksAdapter, r, model=None):
+    "A model's resource path: a bare name is one of Fireworks' own (`accounts/fireworks/models/<name>`)"
     m = r.get('model')
-    if isinstance(m, str) and not m.startswith('accounts/'):
-        raise InputError(f"api='fireworks' names models accounts/<account>/models/<model>, not {m!r} "
-                         f"(Fireworks' own: 'accounts/fireworks/models/{m}')")
-    return r
+    if not isinstance(m, str) or m.startswith('accounts/'): return r
+    if '/' in m: raise InputError(f"api='fireworks' names models accounts/<account>/models/<model>, not {m!r}")
+    return {**r, 'model':f'accounts/fireworks/models/{m}'}

@@ -22,7 +22,7 @@ from .base import *
 class HuggingFaceAdapter(Dialect):
     "Hugging Face Inference Providers (router.huggingface.co) or TGI (tgi=True): stop as a list, text and images"
     name,base_url,key_env = 'huggingface','https://router.huggingface.co/v1','HF_TOKEN'
-    stop_list,details,efforts,req_opts = True,(),(),('tgi',)
+    stop_list,details,efforts,req_opts,strict_tools = True,(),(),('tgi',),False
     fields = tuple('''frequency_penalty logit_bias logprobs max_tokens n presence_penalty response_format seed stop
         stream stream_options temperature tool_choice tool_prompt tools top_logprobs top_p'''.split())
 

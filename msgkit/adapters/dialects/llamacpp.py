@@ -35,3 +35,10 @@ class LlamaCppAdapter(Dialect):
 LlamaCppAdapter.msg_shape,LlamaCppAdapter.block_shape = chat_shapes(
     PARTS, dict(system=(), developer=(), user=('text','image_url','input_audio'), tool=()), asst=('reasoning_content',),
     names=('system','developer','user','assistant'))
+
+@patch
+def before_send(self:LlamaCppAdapter, msgs):
+    "A history can't end with the model's calls: 400 \"Cannot continue an assistant message with tool calls\""
+    if msgs and msgs[-1].get('tool_calls'):
+        raise InputError("api='llamacpp' can't continue the model's tool calls: answer them (mk_toolres) first")
+    return msgs

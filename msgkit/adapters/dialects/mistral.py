@@ -63,6 +63,23 @@ def fix_block(self:MistralAdapter, b, p):
                               document_name=b['file'].get('filename') or file_name(p))
     return Dialect.fix_block(self, b, p)
 
+# %% ../../../nbs/27_dialects/02_mistral.ipynb #4ec2b03c
+@patch
+def before_send(self:MistralAdapter, msgs):
+    "Refuse a history that ends as Mistral can't take it; mark the model's text at its end as the prefix to continue"
+    m = msgs[-1] if msgs else {}
+    why = ("the model's tool calls: answer them (mk_toolres) first" if m.get('tool_calls') else
+           'a system message' if m.get('role')=='system' else None)
+    if why: raise InputError("api='mistral' needs a history that ends with a user or tool message (or the model's "
+                             f"text, to continue); this one ends with {why}")
+    return Dialect.before_send(self, msgs)
+
+@patch
+def fix_req(self:MistralAdapter, r, model=None):
+    "A request of a system prompt alone ends as Mistral can't take it"
+    if r['messages'][-1:] and r['messages'][-1].get('role')=='system': self.before_send(r['messages'][-1:])
+    return r
+
 # %% ../../../nbs/27_dialects/02_mistral.ipynb #0a60e6a5
 @patch
 def add_reasoning(self:MistralAdapter, m, thinks):

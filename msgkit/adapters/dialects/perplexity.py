@@ -46,3 +46,13 @@ def fix_msgs(self:PerplexityAdapter, msgs):
         raise InputError(f"api='perplexity' takes system messages only at the start; message {mid} is one in the "
                          "middle: move it to the start, or send it as a user message")
     return Dialect.fix_msgs(self, msgs)
+
+@patch
+def tool(self:PerplexityAdapter, t, strict=False):
+    d = Dialect.tool(self, t, strict)
+    ps = dict(d['function']['parameters'])
+    if 'additionalProperties' in ps: ps['additional_properties'] = ps.pop('additionalProperties')
+    for k in sorted(set(ps) - {'type','properties','required','additional_properties'}):
+        lose(f"{k} of tool {t.name!r}'s parameters", "api='perplexity' takes type, properties and required only")
+    ps = {k:v for k,v in ps.items() if k in ('type','properties','required','additional_properties')}
+    return {**d, 'function':{**d['function'], 'parameters':{'properties':{}, **ps}}}
