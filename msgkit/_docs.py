@@ -155,10 +155,12 @@ docs = {
 'msgkit.adapters.dialects.gemini_openai.GeminiOpenAIAdapter':
     "Gemini's OpenAI endpoint (generativelanguage.googleapis.com): thought signatures back on calls, Gemini schemas",
 'msgkit.adapters.dialects.gemini_openai.gemini_schema':
-    "JSON Schema `s` as Gemini's proto `Schema` takes it: a `type` list as one type (or `anyOf`) and `nullable`\n"
+    "JSON Schema `s` as Gemini's proto `Schema` takes it: `$ref`s inlined, a `type` list as one type (or `anyOf`)\n"
     '\n'
     'Parameters:\n'
-    '    s: (not documented)',
+    '    s: (not documented)\n'
+    '    defs: (not documented) (default None)\n'
+    '    depth: (not documented) (default 0)',
 'msgkit.adapters.dialects.groq.GroqAdapter':
     'GroqCloud (api.groq.com): strict message properties (no reasoning_content, no name), n=1, at most 4 stops',
 'msgkit.adapters.dialects.huggingface.HuggingFaceAdapter':

@@ -127,6 +127,12 @@ CASES = [
     ('perplexity', 'alternation', 'https://github.com/perplexityai/api-discussion/issues/265', [dict(role='user', content='Hi'), dict(role='user', content='Who won?')], {}, 'fixed', {}),
     ('perplexity', 'alternation', 'https://github.com/perplexityai/api-discussion/issues/265', [dict(role='developer', content='Be brief.'), 'hi'], {}, 'fixed', {}),
     ('perplexity', 'alternation', 'https://github.com/perplexityai/api-discussion/issues/265', ['hi', 'hello', dict(role='system', content='Be terse.'), dict(role='user', content='ok?')], {}, 'refused', {}),
+    # from the whole corpus (tests/corpus): Chat's audio dict for Mistral, Chat's image detail for Together, a $ref for
+    # Gemini's proto, an assistant opening Perplexity's conversation
+    ('mistral', 'artefact', 'https://github.com/mistralai/client-python/blob/main/docs/models/audiochunk.md', [[dict(type='text', text='Transcribe'), dict(type='input_audio', input_audio=dict(data=__import__('base64').b64encode(wav).decode(), format='wav'))]], {}, 'fixed', {}),
+    ('together', 'artefact', 'https://pypi.org/project/together/3.1.1/', [[dict(type='text', text='What is it?'), dict(type='image_url', image_url=dict(url='https://example.com/cat.png', detail='high'))]], {}, 'fixed', {}),
+    ('gemini_openai', 'schema_proto', 'https://github.com/Kilo-Org/kilocode/issues/5333', ['hi'], dict(tools=[dict(type='function', function=dict(name='who', parameters={'type': 'object', 'properties': {'p': {'$ref': '#/$defs/P'}}, '$defs': {'P': {'type': 'object', 'properties': {'name': {'type': 'string'}}}}}))]), 'fixed', {}),
+    ('perplexity', 'alternation', 'https://github.com/perplexityai/api-discussion/issues/265', [dict(role='user', content=None), dict(role='system', content='Be terse.'), dict(role='assistant', content='a1'), dict(role='user', content='q2')], {}, 'refused', {}),
     ('cerebras', 'reasoning_history', 'https://github.com/Alishahryar1/free-claude-code/issues/1136', ['hi', think, 'bye'], {}, 'fixed', dict(reasoning_field='reasoning_content')),
     ('cerebras', 'stop', 'https://pypi.org/project/cerebras_cloud_sdk/1.91.0/', ['hi'], dict(stop=list('abcde')), 'refused', {}),
     ('cerebras', 'artefact', 'https://github.com/egoist/chatwise-releases/issues/1442', ['hi'], dict(store=True), 'unsupported', {}),
@@ -274,6 +280,19 @@ def test_mistral_ids_stay_paired_across_a_loop():
         r = respond(i)
         h += [r, *mk_toolres(tool_calls(r)[0], 'ok', api='mistral')]
     assert prev[2:] == ['Ab0dEf0gH', 'Ab1dEf1gH'] and len(set(prev)) == len(prev)
+
+def test_a_responses_reasoning_item_goes_on_its_message():
+    "A Responses history's reasoning item and the message after it are one assistant message (llama.cpp: two in a row are a 400)"
+    h = ['Say hello', dict(type='reasoning', id='rs_1', summary=[], content=[dict(type='reasoning_text', text='Just greet.')]),
+         dict(role='assistant', content='hello'), 'Now goodbye']
+    for api in ('llamacpp', 'deepseek', 'vllm'):
+        body = wire(copy.deepcopy(h), api, reasoning_field='reasoning_content' if api != 'vllm' else 'reasoning')
+        check(api, body)
+        assert [m['role'] for m in body['messages']] == ['user', 'assistant', 'user'], body
+        assert body['messages'][1]['content'] == 'hello' and body['messages'][1][get_api(api).think] == 'Just greet.'
+    mb = wire(copy.deepcopy(h), 'mistral', reasoning_field='thinking')
+    check('mistral', mb)
+    assert [o['type'] for o in mb['messages'][1]['content']] == ['thinking', 'text']
 
 # ---------------------------------------------------------------- each server's responses and streams read back
 FIELD = dict(deepseek='reasoning_content', fireworks='reasoning_content', llamacpp='reasoning_content', together='reasoning',

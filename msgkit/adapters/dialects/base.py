@@ -177,6 +177,20 @@ def fix_call(self:Dialect, c:dict, i:int)->dict:
     "Tool call `c` (the `i`th of its message) with the keys the server wants (`index`, where `call_keys` has it)"
     return {**c, 'index':i} if 'index' in self.call_keys and 'index' not in c else c
 
+def _thought_only(m)->bool:
+    "Is assistant message `m` reasoning alone (a Responses history's reasoning item, read apart from its message)?"
+    c = m.get('content')
+    return not m.get('tool_calls') and (not c or isinstance(c, list) and all(o.get('type')=='thinking' for o in c))
+
+def _on_next(r, m)->dict:
+    "Reasoning-only message `r` put on the model's message `m` after it"
+    # two assistant messages in a row are a 400 for llama.cpp
+    # (https://github.com/ggml-org/llama.cpp/blob/master/tools/server/server-common.cpp); reasoning apart from its
+    # turn is lost for DeepSeek (https://api-docs.deepseek.com/guides/thinking_mode)
+    c = r.get('content')
+    if isinstance(c, list) and c: m = {**m, 'content':c + as_parts(m.get('content'))}  # Mistral's thinking chunks
+    return {**{k:v for k,v in r.items() if k!='content'}, **m}
+
 @patch
 def fix_msgs(self:Dialect, msgs:list)->list:
     "The server's rules over a whole history `msgs` (see above)"
@@ -191,6 +205,7 @@ def fix_msgs(self:Dialect, msgs:list)->list:
         prev = out[-1].get('role') if out else None
         if not self.user_after_tool and prev=='tool' and m.get('role')=='user':
             out.append(dict(role='assistant', content=''))
+        if prev==m.get('role')=='assistant' and _thought_only(out[-1]): out[-1] = _on_next(out[-1], m); continue
         if self.alternate and prev==m.get('role')=='user': out[-1] = {**out[-1], 'content':as_parts(out[-1]['content'])
                                                                       + as_parts(m['content'])}
         elif self.alternate and prev==m.get('role')=='assistant': out[-1] = self.join([out[-1], m])

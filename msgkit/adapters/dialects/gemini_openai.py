@@ -56,11 +56,19 @@ def fix_msgs(self:GeminiOpenAIAdapter, msgs):
 # %% ../../../nbs/27_dialects/12_gemini_openai.ipynb #28fe3791
 _vals = ('enum','required','const','default','examples')
 
-def gemini_schema(s):
-    "JSON Schema `s` as Gemini's proto `Schema` takes it: a `type` list as one type (or `anyOf`) and `nullable`"
-    if isinstance(s, list): return [gemini_schema(o) for o in s]
+def gemini_schema(s, defs=None, depth=0):
+    "JSON Schema `s` as Gemini's proto `Schema` takes it: `$ref`s inlined, a `type` list as one type (or `anyOf`)"
+    if isinstance(s, list): return [gemini_schema(o, defs, depth) for o in s]
     if not isinstance(s, dict): return s
-    s = {k:(v if k in _vals else gemini_schema(v)) for k,v in s.items() if k!='$schema'}
+    defs = {**(defs or {}), **s.get('$defs', {}), **s.get('definitions', {})}
+    if '$ref' in s:  # the proto has no $ref: 400 "Unknown name" (https://github.com/Kilo-Org/kilocode/issues/5333)
+        n = s['$ref'].rsplit('/', 1)[-1]
+        if depth>50 or n not in defs: raise InputError(f"api='gemini_openai' can't inline $ref {s['$ref']!r} (Gemini's "
+                                                       "schemas take none): it is unknown, or the schema is recursive")
+        return gemini_schema({**defs[n], **{k:v for k,v in s.items() if k!='$ref'}}, defs, depth+1)
+    f = lambda o: gemini_schema(o, defs, depth)
+    s = {k:(v if k in _vals else {n:f(o) for n,o in v.items()} if k=='properties' and isinstance(v, dict) else f(v))
+         for k,v in s.items() if k not in ('$schema','$defs','definitions')}
     t = s.get('type')
     if not isinstance(t, list): return s
     ts,null = [o for o in t if o!='null'],'null' in t

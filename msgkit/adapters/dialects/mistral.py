@@ -37,7 +37,7 @@ class MistralAdapter(Dialect):
         repetition_penalty response_format safe_prompt service_tier stop stream temperature tool_choice tools top_k
         top_logprobs top_p top_prompt_logprobs'''.split())
 
-_mparts = {**PARTS, 'input_audio':S('type','input_audio', _need=('input_audio',)),
+_mparts = {**PARTS, 'input_audio':S('type', input_audio=str, _need=('input_audio',)),  # base64, not Chat's dict
            'image_url':S('type', image_url=OneOf(str, PARTS['image_url']['image_url']), _need=('image_url',)),
            'document_url':S('type','document_url','document_name', _need=('document_url',)),
            'file':S('type','file_id', _need=('file_id',)),

@@ -45,6 +45,9 @@ def fix_msgs(self:PerplexityAdapter, msgs):
     if mid is not None:
         raise InputError(f"api='perplexity' takes system messages only at the start; message {mid} is one in the "
                          "middle: move it to the start, or send it as a user message")
+    if n<len(msgs) and msgs[n].get('role')=='assistant':  # the first after the system messages is the user's
+        raise InputError("api='perplexity' needs a history whose first message after the system messages is the "
+                         "user's; this one's is the assistant's (a history cut to a window should start at a user turn)")
     return Dialect.fix_msgs(self, msgs)
 
 @patch

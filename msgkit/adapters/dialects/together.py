@@ -24,7 +24,7 @@ class TogetherAdapter(Dialect):
     name,base_url,key_env = 'together','https://api.together.xyz/v1','TOGETHER_API_KEY'
     think,think_fields,efforts = 'reasoning',('reasoning_content',),('low','medium','high')
     roles,str_roles,call_keys = ('system','user','assistant','tool'),('system','tool','assistant'),('index',)
-    stop_list,strict_tools = True,False
+    stop_list,strict_tools,details = True,False,()  # its image_url is a url alone (together's ImageURL)
     media_types = dict(image=IMG_MTS, audio={'audio/wav'}, document=set(text_mts))
     fields = tuple('''chat_template_kwargs compliance context_length_exceeded_behavior echo frequency_penalty
         function_call logit_bias logprobs max_tokens min_p n presence_penalty reasoning reasoning_effort
@@ -32,6 +32,7 @@ class TogetherAdapter(Dialect):
         top_p'''.split())
 
 TogetherAdapter.msg_shape,TogetherAdapter.block_shape = chat_shapes(
-    {**PARTS, 'input_audio':S('type', input_audio=S('data','format', _need=('data','format')), _need=('input_audio',))},
+    {**PARTS, 'image_url':S('type', image_url=S('url', _need=('url',)), _need=('image_url',)),
+     'input_audio':S('type', input_audio=S('data','format', _need=('data','format')), _need=('input_audio',))},
     dict(system=(), user=('text','image_url','input_audio'), tool=()), asst=('reasoning','reasoning_content'),
     call=('index',), names=('system','user','assistant','tool'))
