@@ -74,7 +74,8 @@ def chat_shapes(
     "`(msg_shape, block_shape)`: the exact form of a server's `messages`, and of their parts and tool calls"
     c = lambda ps: OneOf(str, [By('type', **{k:parts[k] for k in ps})]) if ps else str
     nm = lambda r: ('name',) if r in names else ()
-    fn = S('id','type', *call, function=S('name','arguments', _need=('name','arguments')), _need=('id','type','function'))
+    fn = S('id','type', *call, function=S('name','arguments', _need=('name','arguments')),
+           _need=('id','type','function'))
     ms = {r:S('role', *nm(r), content=c(content[r]), _need=('content',)) for r in ('system','developer','user')
           if r in content}
     ac = OneOf(str, type(None), [By('type', **{k:parts[k] for k in asst_parts})])

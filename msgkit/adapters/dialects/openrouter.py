@@ -38,7 +38,7 @@ OpenRouterAdapter.msg_shape,OpenRouterAdapter.block_shape = chat_shapes(
 @patch
 def think_req(self:OpenRouterAdapter, r):
     "An effort (`reasoning_effort`), or its own `reasoning` dict"
-    if isinstance(r, int): raise no_opt(self.name, 'reasoning budget in tokens', "its SDK's reasoning takes an effort "
-                                        "(reasoning='high'); extra={'reasoning': {'max_tokens': n}} sends its docs' budget",
-                                        'reasoning')
+    if isinstance(r, int): raise no_opt(self.name, 'reasoning budget in tokens', "its SDK's reasoning takes an "
+                                        "effort (reasoning='high'); extra={'reasoning': {'max_tokens': n}} sends its "
+                                        "docs' budget", 'reasoning')
     return dict(reasoning=r) if isinstance(r, dict) else Dialect.think_req(self, r)

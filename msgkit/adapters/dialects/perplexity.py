@@ -47,7 +47,8 @@ def fix_msgs(self:PerplexityAdapter, msgs):
                          "middle: move it to the start, or send it as a user message")
     if n<len(msgs) and msgs[n].get('role')=='assistant':  # the first after the system messages is the user's
         raise InputError("api='perplexity' needs a history whose first message after the system messages is the "
-                         "user's; this one's is the assistant's (a history cut to a window should start at a user turn)")
+                         "user's; this one's is the assistant's (a history cut to a window should start at a user "
+                         "turn)")
     return Dialect.fix_msgs(self, msgs)
 
 @patch
