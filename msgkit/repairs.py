@@ -146,9 +146,15 @@ def tool_groups(
     for k,(a,b) in enumerate(runs):
         if _side(turns[a])=='user': _uncalled(turns, runs, k, drop)
     if not drop: return turns
-    out = [edit_turn(t, [p for j,p in enumerate(t.parts) if (i,j) not in drop]) if any(i==a for a,_ in drop) else t
-           for i,t in enumerate(turns)]
+    out = [edit_turn(t, _left(t, i, drop)) if any(i==a for a,_ in drop) else t for i,t in enumerate(turns)]
     return [t for t in out if t.parts]
+
+def _left(t, i, drop):
+    "The parts of turn `i` that stay: the reasoning that led to calls left out goes with them when nothing else stays"
+    ps = [p for j,p in enumerate(t.parts) if (i,j) not in drop]
+    if not ps or any(p.type!='thinking' for p in ps): return ps
+    lose('reasoning before the calls left out', 'nothing else of its turn stays', where_of(t))
+    return []
 
 # %% ../nbs/10_repairs.ipynb #ad9bfdf5
 def fit_id(i, chars:str=None, mx:int=None):
