@@ -382,6 +382,16 @@ def test_whole_corpus_renders_for_every_dialect():
     done, refused, bad = render_corpus(1)
     assert not bad, (len(bad), bad[:5])
 
+@pytest.mark.parametrize('api', NAMES)
+def test_est_tokens_and_trim_take_each_dialect(api):
+    "est_tokens and trim take a dialect's name; the trimmed history still renders and passes its server's checks"
+    from msgkit import est_tokens, trim
+    h = rich(api) + ['Hello there ' * 40, 'Hi! ' * 40, 'And now?']
+    n = est_tokens(h, api)
+    t = trim(h, n // 2, api)
+    assert 0 < est_tokens(list(t), api) <= n // 2 < n
+    check(api, wire(list(t), api, tools=[get_weather]))
+
 # ---------------------------------------------------------------- unsupported='drop', per dialect
 LACKS = dict(deepseek=dict(schema={'type': 'object'}, reasoning=2048, top_k=5),
              mistral=dict(seed=1, max_completion_tokens=100, reasoning=2048),
