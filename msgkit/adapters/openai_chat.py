@@ -408,10 +408,31 @@ def _chunk(e):
 def stream_of(self:OpenAIChatAdapter, e): return _chunk(e) is not None
 
 # %% ../../nbs/22_openai_chat.ipynb #93fe7e99
+def _as_chunks(c)->list: return [] if not c else [dict(type='text', text=c)] if isinstance(c, str) else list(c)
+
+def _merge(c, o, add):
+    "Add chunk `o` to chunks `c`: text continues the text chunk before it, thinking the thinking chunk before it"
+    last = c[-1] if c else {}
+    if o.get('type')=='text' and last.get('type')=='text': return add(last, 'text', o.get('text') or '')
+    if o.get('type')=='thinking' and last.get('type')=='thinking' and not last.get('signature'): new = last
+    elif o.get('type')=='thinking': c.append(new := {**o, 'thinking':[]})
+    else: return c.append(dict(o))
+    for x in o.get('thinking') or []: _merge(new['thinking'], x, add)
+    if o.get('signature'): new['signature'] = o['signature']
+
+def _add_chunks(m, cs, add):
+    "Add content `cs` (a string, or chunks: Mistral streams its reasoning as `thinking` chunks) to `m`'s, as chunks"
+    c = m.get('content')
+    if not isinstance(c, list):
+        pend = add.acc.get(id(m), (m, {}))[1].pop('content', [])  # text not joined yet goes first
+        c = m['content'] = _as_chunks((c or '') + ''.join(pend))
+    for o in _as_chunks(cs): _merge(c, o, add)
+
 def _add_delta(m, d, add):
     "Add delta `d` to message `m`: text and refusal append, annotations extend, a legacy function call and audio merge"
-    for k in ('content','refusal'):
-        if d.get(k) is not None: add(m, k, d[k])
+    if isinstance(d.get('content'), list) or isinstance(m.get('content'), list): _add_chunks(m, d.get('content'), add)
+    elif d.get('content') is not None: add(m, 'content', d['content'])
+    if d.get('refusal') is not None: add(m, 'refusal', d['refusal'])
     if d.get('annotations'): m['annotations'] = m.get('annotations', []) + list(d['annotations'])
     if d.get('function_call'):
         f = m.setdefault('function_call', dict(name='', arguments=''))
@@ -422,6 +443,16 @@ def _add_delta(m, d, add):
         for k,v in d['audio'].items():
             if k in ('data','transcript'): add(a, k, v)
             else: a.setdefault(k, v)
+    # compatible servers' reasoning, which `items` keeps: text (DeepSeek, vLLM, Groq, Ollama), OpenRouter's details
+    for k in ('reasoning_content','reasoning'):
+        if isinstance(d.get(k), str): add(m, k, d[k])
+    for e in d.get('reasoning_details') or []:
+        ds = m.setdefault('reasoning_details', [])
+        if ds and (ds[-1].get('index'),ds[-1].get('type'))==(e.get('index'),e.get('type')):  # the same entry, continued
+            for k,v in e.items():
+                if k in ('text','summary','data') and isinstance(v, str): add(ds[-1], k, v)
+                elif v is not None: ds[-1][k] = v
+        else: ds.append(dict(e))
 
 def _tc_index(tcs, tc):
     "A streamed call's index; servers that leave it out (Ollama, Gemini's OpenAI endpoint) send a new call with its id"
