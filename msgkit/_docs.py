@@ -79,6 +79,12 @@ docs = {
     '\n'
     'Parameters:\n'
     '    schema: (not documented)',
+'msgkit.adapters.base.closed_schema':
+    'JSON Schema `s` with every object closed (`additionalProperties: false`), nested ones and definitions too\n'
+    '\n'
+    'Parameters:\n'
+    '    s: A JSON Schema\n'
+    "    path: Where `s` sits in the whole schema, for the errors (default '$')",
 'msgkit.adapters.base.merge_fields':
     "Request `r` with fields `kw` over it; a field both set to a dict keeps the keys of both (`kw`'s where both do)\n"
     '\n'
@@ -163,7 +169,8 @@ docs = {
     '\n'
     'Parameters:\n'
     '    s: A JSON Schema\n'
-    "    path: Where `s` sits in the whole schema, for the errors (default '$')",
+    "    path: Where `s` sits in the whole schema, for the errors (default '$')\n"
+    '    root: The whole schema, where `$ref`s point (`s` itself at the top) (default None)',
 'msgkit.adapters.openai.breakpoint_mark':
     'A `prompt_cache_breakpoint` of `ttl` (30m or 12h), for `api`\n'
     '\n'
@@ -210,6 +217,12 @@ docs = {
     '    model: (not documented) (default None)',
 'msgkit.adapters.openai_chat.OpenAIChatAdapter':
     'OpenAI Chat Completions `messages`',
+'msgkit.adapters.openai_chat.chk_stop':
+    'Request `r`, if its stop sequences are within what `ad` takes; else an error naming the option and the bound\n'
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)\n'
+    '    r: (not documented)',
 'msgkit.batch.batch_line':
     "One line of `api`'s batch input file (each adapter's `batch_line` says its format)\n"
     '\n'
@@ -1528,8 +1541,14 @@ docs = {
     '\n'
     'Parameters:\n'
     '    x: (not documented)',
+'msgkit.tools.builtin_tool':
+    "Is tool-list entry `o` one of `ad`'s built-in tools (`True`) or no API's (`False`)? Another API's: an error\n"
+    '\n'
+    'Parameters:\n'
+    '    o: (not documented)\n'
+    '    ad: (not documented)',
 'msgkit.tools.mk_tool':
-    "One tool definition in `api`'s form\n"
+    "One tool definition in `api`'s form (one of `api`'s built-in tools as it is)\n"
     '\n'
     'Parameters:\n'
     "    obj: A function, a JSON Schema dict with a name, or a tool in any API's form\n"

@@ -195,6 +195,12 @@ def add_extra(self:BedrockAdapter, req, extra, wire=False):
 
 # %% ../../nbs/25_bedrock.ipynb #a88245dd
 @patch
+def builtin(self:BedrockAdapter, d):
+    "A `systemTool` entry (botocore's `Tool` shape: `toolSpec`, `systemTool` or `cachePoint`)"
+    if set(d)=={'systemTool'} and isinstance(d['systemTool'], dict): return d['systemTool'].get('name') or 'systemTool'
+
+# %% ../../nbs/25_bedrock.ipynb #6edde904
+@patch
 def parse_tool(self:BedrockAdapter, d):
     s = d.get('toolSpec')
     if not isinstance(s, dict) or not isinstance(s.get('name'), str): return None
@@ -205,8 +211,10 @@ def parse_tool(self:BedrockAdapter, d):
 @patch
 def tool(self:BedrockAdapter, t, strict=False):
     t = Tool({**t, 'name':self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')})
-    d = dict(name=t.name, **({'description':t.description} if t.description else {}), inputSchema=dict(json=t.schema))
-    return dict(toolSpec={**d, 'strict':True} if strict or t.get('strict') else d)
+    strict = strict or bool(t.get('strict'))  # strict tool use is Claude's: objects closed, as for `anthropic`
+    d = dict(name=t.name, **({'description':t.description} if t.description else {}),
+             inputSchema=dict(json=closed_schema(t.schema) if strict else t.schema))
+    return dict(toolSpec={**d, 'strict':True} if strict else d)
 
 # %% ../../nbs/25_bedrock.ipynb #ed3d4b66
 @patch

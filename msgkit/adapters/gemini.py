@@ -369,6 +369,17 @@ _snake_kw = {'any_of':'anyOf','min_items':'minItems','max_items':'maxItems','min
              'max_length':'maxLength','min_properties':'minProperties','max_properties':'maxProperties',
              'property_ordering':'propertyOrdering','additional_properties':'additionalProperties'}
 
+# Gemini's own tools are fields of a `Tool` beside `function_declarations` (google.genai.types.Tool)
+_builtins = {'retrieval','computer_use','file_search','google_search','google_maps','code_execution',
+             'enterprise_web_search','google_search_retrieval','parallel_ai_search','url_context','mcp_servers',
+             'exa_ai_search'}
+
+@patch
+def builtin(self:GeminiAdapter, d):
+    "A `Tool` holding only Gemini's own tools (`google_search`, `code_execution`, `url_context`, ...; either case)"
+    ks = {re.sub(r'[A-Z]', lambda m: '_'+m[0].lower(), k) for k in d}
+    if ks and ks <= _builtins: return ', '.join(sorted(ks))
+
 @patch
 def parse_tool(self:GeminiAdapter, d):
     fds = d.get('function_declarations', d.get('functionDeclarations'))

@@ -213,7 +213,11 @@ def request(
                          "it takes an effort: 'minimal', 'low', 'medium', 'high'", 'reasoning')
         r['reasoning'] = dict(effort=chk_effort(self.name, reasoning, ('none','minimal','low','medium','high','xhigh')))
     chk_cache_opts(self.name, kw)
-    return merge_fields(r, kw)
+    r = merge_fields(r, kw)
+    # CreateResponse.max_output_tokens: "minimum": 16 (https://github.com/openai/openai-openapi openapi.json)
+    if isinstance(n := r.get('max_output_tokens'), int) and n<16:
+        raise InputError(f"api='openai' takes max_tokens (Responses' max_output_tokens) of at least 16, not {n}")
+    return r
 
 # %% ../../nbs/21_openai.ipynb #eb8b7f9c
 OpenAIAdapter.fields = tuple('''access_programs background background_options context_management conversation image
@@ -260,12 +264,26 @@ def _or_null(s):
 # "Composition: ... not supported"
 _not_strict = ('allOf','not','dependentRequired','dependentSchemas','if','then','else')
 
+def _resolve(root, ref, path):
+    "The definition `ref` (`#/$defs/...`) points at in schema `root`"
+    o = root
+    for k in ref[2:].split('/') if ref.startswith('#/') else [None]:
+        o = o.get(k) if isinstance(o, dict) else None
+    if not isinstance(o, dict): raise InputError(f"strict mode can't resolve $ref {ref!r} (at {path})")
+    return o
+
 def strict_schema(
     s, # A JSON Schema
     path='$', # Where `s` sits in the whole schema, for the errors
+    root=None, # The whole schema, where `$ref`s point (`s` itself at the top)
 ):
     "JSON Schema `s` as OpenAI's strict mode takes it: objects closed, every property required, optional ones nullable"
     if not isinstance(s, dict): return s
+    root = s if root is None else root
+    # "$ref cannot have keywords {'description'}": a ref with siblings is unravelled, the siblings winning, as
+    # openai's SDK does (`openai.lib._pydantic._ensure_strict_json_schema`)
+    if isinstance(s.get('$ref'), str) and len(s)>1:
+        s = {**_resolve(root, s['$ref'], path), **{k:v for k,v in s.items() if k!='$ref'}}
     bad = [k for k in _not_strict if k in s]
     if bad: raise InputError(f"strict mode takes no {bad[0]!r} (at {path}): pass strict=False, or say it with anyOf")
     s = dict(s)
@@ -277,14 +295,25 @@ def strict_schema(
             raise InputError(f"strict mode can't take a free-form object (at {path}): "
                              "give its properties, or pass strict=False")
         props,req = s.get('properties') or {},set(s.get('required') or [])
-        s['properties'] = {k:(strict_schema(v, f'{path}.{k}') if k in req
-                              else _or_null(strict_schema(v, f'{path}.{k}'))) for k,v in props.items()}
+        s['properties'] = {k:(strict_schema(v, f'{path}.{k}', root) if k in req
+                              else _or_null(strict_schema(v, f'{path}.{k}', root))) for k,v in props.items()}
         s['required'],s['additionalProperties'] = list(props),False
-    if 'items' in s: s['items'] = strict_schema(s['items'], f'{path}[]')
+    if 'items' in s: s['items'] = strict_schema(s['items'], f'{path}[]', root)
     for k in ('anyOf','$defs','definitions'):
-        if isinstance(s.get(k), list): s[k] = [strict_schema(o, f'{path}.{k}') for o in s[k]]
-        elif isinstance(s.get(k), dict): s[k] = {n:strict_schema(o, f'{path}.{k}.{n}') for n,o in s[k].items()}
+        if isinstance(s.get(k), list): s[k] = [strict_schema(o, f'{path}.{k}', root) for o in s[k]]
+        elif isinstance(s.get(k), dict): s[k] = {n:strict_schema(o, f'{path}.{k}.{n}', root) for n,o in s[k].items()}
     return s
+
+# %% ../../nbs/21_openai.ipynb #aa5d4f27
+# the `type`s of openai.types.responses.ToolParam (https://platform.openai.com/docs/guides/tools)
+_builtins = set("""file_search computer computer_use_preview web_search web_search_2025_08_26 web_search_preview
+    web_search_preview_2025_03_11 mcp code_interpreter programmatic_tool_calling image_generation local_shell shell
+    custom namespace tool_search apply_patch""".split())
+
+@patch
+def builtin(self:OpenAIAdapter, d):
+    if d.get('type') in _builtins and not {'parameters','input_schema'} & set(d):
+        return d.get('name') or d.get('server_label') or d['type']
 
 # %% ../../nbs/21_openai.ipynb #413c11d6
 @patch
@@ -508,7 +537,9 @@ def tile_tokens(
 _patches = {'gpt-5.6':(1.2, dict(low=(512,None), high=(2048,2500), original=(65535,None)), 'original'),
             'gpt-5.5':(1.2, dict(low=(512,None), high=(2048,2500), original=(6000,10000)), 'original'),
             'gpt-5.4':(1.2, dict(low=(2048,6144), high=(2048,2500), original=(6000,10000)), 'high'),
-            'gpt-5.2':(1.2, dict(high=(2048,6144)), 'high'), 'gpt-4.1-mini':(1.62, dict(high=(2048,6144)), 'high'),
+            # gpt-4.1-mini: "cap at 1536 patches", 1.62 tokens a patch
+            # (https://platform.openai.com/docs/guides/images-vision#calculating-costs)
+            'gpt-5.2':(1.2, dict(high=(2048,6144)), 'high'), 'gpt-4.1-mini':(1.62, dict(high=(2048,1536)), 'high'),
             'gpt-4.1-nano':(2.46, dict(high=(2048,1536)), 'high'), 'o4-mini':(1.72, dict(high=(2048,1536)), 'high'),
             'gpt-5-mini':(1.2, dict(high=(2048,1536)), 'high'), 'gpt-5-nano':(1.5, dict(high=(2048,1536)), 'high')}
 
@@ -596,6 +627,14 @@ def est_text(self:OpenAIAdapter, s, model=None): return oa_text(s, model)
 
 @patch
 def est_image(self:OpenAIAdapter, size, model=None, detail=None): return openai_image_tokens(size, model, detail)
+
+@patch
+def detail_of(self:OpenAIAdapter, p):
+    "The `detail` of the Responses or Chat image block `p` was read from"
+    n = p.get('native')
+    if not isinstance(n, dict): return None
+    d = n.get('detail') or (n.get('image_url') if isinstance(n.get('image_url'), dict) else {}).get('detail')
+    return d if d in ('auto','low','high','original') else None
 
 @patch
 def est_pdf(self:OpenAIAdapter, pages, model=None, p=None): return (pages or 10)*(765+500)

@@ -1,0 +1,170 @@
+"""Issue #17, the request-level items (20, 22, 23, 25, 26, 27, 28): each provider rule checked by the oracle (the SDKs'
+types, botocore's model, the OpenAI spec) or, where it lives only in a provider's docs, with the URL beside the test."""
+import base64, io, json, math, warnings
+import pytest
+from msgkit import *
+from msgkit.errors import InputError
+from msgkit.tools import mk_tool, mk_tools
+from msgkit.budget import est_tokens
+from oracle import APIS as ORACLE, spec_errors
+from test_history import accept
+
+APIS = ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock']
+
+def walk(s, path='$'):
+    "Every (path, node) of a JSON Schema"
+    if isinstance(s, dict):
+        yield path, s
+        for k,v in s.items(): yield from walk(v, f'{path}.{k}')
+    elif isinstance(s, list):
+        for i,v in enumerate(s): yield from walk(v, f'{path}[{i}]')
+
+def objects(s): return {p for p,n in walk(s) if n.get('type')=='object' and '.properties.' not in p[-12:]}
+
+# ---------------------------------------------------------------- 22: strict schemas
+def _models():
+    from pydantic import BaseModel, Field
+    class Addr(BaseModel):
+        city: str
+        street: str = ''
+    class Person(BaseModel):
+        "A person"
+        name: str
+        home: Addr = Field(description='Where they live')  # pydantic: {"$ref": ..., "description": ...}
+        tags: list[Addr] = []
+    return Addr, Person
+
+def test_22_anthropic_bedrock_strict_close_every_object():
+    # "additionalProperties must be set to false" on every object (strict tool use and structured outputs:
+    # https://platform.claude.com/docs/en/build-with-claude/structured-outputs); the anthropic SDK's own
+    # `transform_schema` closes every object, our reference
+    from anthropic.lib._parse._transform import transform_schema
+    _, Person = _models()
+    ref = transform_schema(Person.model_json_schema())
+    want = [p for p,n in walk(ref) if n.get('additionalProperties') is False]
+    assert len(want)>=2  # the model and its nested definition
+    an = mk_tool(Person, 'anthropic', strict=True)
+    bd = mk_tool(Person, 'bedrock', strict=True)['toolSpec']
+    for s in (an['input_schema'], bd['inputSchema']['json']):
+        opened = [p for p,n in walk(s) if (n.get('type')=='object' or isinstance(n.get('properties'), dict))
+                  and n.get('additionalProperties') is not False]
+        assert not opened, opened
+    # schema= for Anthropic (output_config.format) too
+    req = mk_request(['Who?'], 'anthropic', model='claude-sonnet-4-5', schema=Person)
+    s = req['output_config']['format']['schema']
+    assert s['additionalProperties'] is False and s['$defs']['Addr']['additionalProperties'] is False
+    accept('anthropic', req)
+    accept('anthropic', mk_request(['Who?'], 'anthropic', tools=[Person], strict=True))
+    accept('bedrock', mk_request(['Who?'], 'bedrock', model='anthropic.claude-sonnet-4-5', tools=[Person], strict=True))
+
+def test_22_openai_strict_unravels_ref_with_siblings():
+    # OpenAI strict mode: "$ref cannot have keywords {'description'}"; openai's SDK unravels such a ref
+    # (openai.lib._pydantic.to_strict_json_schema): ours must match its node
+    from openai.lib._pydantic import to_strict_json_schema
+    _, Person = _models()
+    t = mk_tool(Person, 'openai', strict=True)
+    s = t['parameters']
+    bad = [p for p,n in walk(s) if '$ref' in n and len(n)>1]
+    assert not bad, bad
+    sdk = to_strict_json_schema(Person)
+    mine,theirs = s['properties']['home'],sdk['properties']['home']
+    assert mine['description']==theirs['description']=='Where they live'
+    assert mine['properties'].keys()==theirs['properties'].keys() and mine['additionalProperties'] is False
+    accept('openai', mk_request(['Who?'], 'openai', tools=[Person], strict=True))
+    c = mk_tool(Person, 'openai_chat', strict=True)['function']['parameters']
+    assert not [p for p,n in walk(c) if '$ref' in n and len(n)>1]
+
+# ---------------------------------------------------------------- 23: bounds the spec states
+def test_23_oracle_knows_the_bounds():
+    # openapi.json: CreateResponse.max_output_tokens "minimum": 16; CreateChatCompletionRequest.stop "maxItems": 4
+    m = [{'role':'user', 'content':'Hi'}]
+    with pytest.raises(AssertionError, match='minimum of 16'): ORACLE['openai'](m, max_output_tokens=8)
+    with pytest.raises(AssertionError, match=r'\$\.stop'): ORACLE['openai_chat'](m, stop=list('abcde'))
+    ORACLE['openai'](m, max_output_tokens=16); ORACLE['openai_chat'](m, stop=list('abcd'))
+
+def test_23_max_output_tokens_at_least_16():
+    with pytest.raises(InputError, match=r"max_tokens \(Responses' max_output_tokens\) of at least 16, not 8"):
+        mk_request(['Hi'], 'openai', max_tokens=8)
+    with pytest.raises(InputError, match='at least 16'): mk_request(['Hi'], 'openai', max_output_tokens=3)
+    accept('openai', mk_request(['Hi'], 'openai', max_tokens=16))
+    accept('openai_chat', mk_request(['Hi'], 'openai_chat', max_tokens=8))  # Chat has no such bound
+
+def test_23_chat_stop_at_most_4():
+    with pytest.raises(InputError, match=r"at most 4 stop sequences \(stop=\), not 5"):
+        mk_request(['Hi'], 'openai_chat', stop=list('abcde'))
+    accept('openai_chat', mk_request(['Hi'], 'openai_chat', stop=list('abcd')))
+    accept('anthropic', mk_request(['Hi'], 'anthropic', stop=list('abcde')))  # Anthropic's stop_sequences: no bound
+
+# ---------------------------------------------------------------- 25: built-in tools
+def get_weather(city:str)->str:
+    "The weather in a city"
+    return 'Sunny'
+
+BUILTINS = dict(
+    # https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool, .../bash-tool, .../text-editor-tool
+    anthropic=[dict(type='web_search_20250305', name='web_search', max_uses=3), dict(type='bash_20250124', name='bash'),
+               dict(type='text_editor_20250728', name='str_replace_based_edit_tool'),
+               dict(type='code_execution_20250825', name='code_execution')],
+    # https://platform.openai.com/docs/guides/tools
+    openai=[dict(type='web_search'), dict(type='file_search', vector_store_ids=['vs_123']),
+            dict(type='mcp', server_label='deepwiki', server_url='https://mcp.deepwiki.com/mcp', require_approval='never'),
+            dict(type='code_interpreter', container=dict(type='auto')), dict(type='image_generation')],
+    # https://ai.google.dev/gemini-api/docs/google-search, .../code-execution, .../url-context
+    gemini=[dict(google_search={}), dict(code_execution={}), dict(url_context={})],
+    # botocore's bedrock-runtime `Tool` shape: toolSpec | systemTool | cachePoint
+    bedrock=[dict(systemTool=dict(name='nova_grounding'))])
+
+@pytest.mark.parametrize('api', list(BUILTINS))
+def test_25_builtins_pass_for_their_api(api):
+    ts = BUILTINS[api]
+    model = dict(bedrock='us.amazon.nova-premier-v1:0').get(api)
+    req = mk_request(['What is new?'], api, model=model, tools=[get_weather, *ts])
+    tools = (req['toolConfig']['tools'] if api=='bedrock' else req['config']['tools'] if api=='gemini'
+             else req['tools'])
+    assert all(any(o==t for o in tools) for t in ts), tools  # unchanged
+    assert len(tools)==len(ts)+1
+    accept(api, req)
+
+@pytest.mark.parametrize('src', list(BUILTINS))
+@pytest.mark.parametrize('api', APIS)
+def test_25_builtins_refused_by_name_elsewhere(src, api):
+    if api==src: return
+    for t in BUILTINS[src]:
+        with pytest.raises(InputError, match=rf"is a built-in tool of api=.*'{src}'.*api='{api}' can't take it"):
+            mk_request(['Hi'], api, tools=[get_weather, t])
+
+def test_25_builtins_do_not_mutate():
+    ts = [dict(type='web_search_20250305', name='web_search', max_uses=3)]
+    before = json.dumps(ts)
+    req = mk_request(['Hi'], 'anthropic', tools=ts, cache=True)
+    assert json.dumps(ts)==before and req['tools'][0]['name']=='web_search'
+    accept('anthropic', req)
+
+# ---------------------------------------------------------------- 28: est_tokens and detail
+def _png(w, h):
+    from PIL import Image
+    b = io.BytesIO(); Image.new('RGB', (w, h)).save(b, 'PNG')
+    return 'data:image/png;base64,' + base64.b64encode(b.getvalue()).decode()
+
+def test_28_est_tokens_reads_the_block_detail():
+    # "All images with detail: low cost 85 tokens each" (gpt-4o;
+    # https://platform.openai.com/docs/guides/images-vision#calculating-costs)
+    uri = _png(1024, 1024)
+    resp = [{'role':'user', 'content':[{'type':'input_image', 'image_url':uri, 'detail':'low'}]}]
+    chat = [{'role':'user', 'content':[{'type':'image_url', 'image_url':{'url':uri, 'detail':'low'}}]}]
+    hi = [{'role':'user', 'content':[{'type':'image_url', 'image_url':{'url':uri, 'detail':'high'}}]}]
+    base = est_tokens(['x'], 'openai_chat', model='gpt-4o') - est_tokens('x', 'openai_chat', model='gpt-4o')
+    n_low = est_tokens(chat, 'openai_chat', model='gpt-4o')
+    n_hi = est_tokens(hi, 'openai_chat', model='gpt-4o')
+    assert n_hi - n_low == 765 - 85  # 1024x1024 at high: 765 (the docs' example); at low: 85
+    assert est_tokens(resp, 'openai', model='gpt-4o') == est_tokens(chat, 'openai', model='gpt-4o')
+    # the block's own detail wins over the call's default
+    assert est_tokens(chat, 'openai_chat', model='gpt-4o', detail='high') == n_low
+
+def test_28_gpt41_mini_patch_cap():
+    # gpt-4.1-mini: 32px patches "capped at 1536", times 1.62 (the images-vision docs' patch-based models)
+    from msgkit.adapters.openai import openai_image_tokens
+    # the docs' example: 1800 x 2400 is 1,452 patches once shrunk to the cap; 1,024 x 1,024 is 1,024, under it
+    assert openai_image_tokens((1800, 2400), 'gpt-4.1-mini', 'high') == math.ceil(1452*1.62)
+    assert openai_image_tokens((1024, 1024), 'gpt-4.1-mini', 'high') == math.ceil(1024*1.62)
+    assert openai_image_tokens((4096, 4096), 'gpt-4.1-mini', 'high') <= math.ceil(1536*1.62)
