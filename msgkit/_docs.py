@@ -110,6 +110,8 @@ docs = {
     '    p: (not documented)',
 'msgkit.adapters.bedrock.BedrockAdapter':
     'AWS Bedrock Converse `messages`',
+'msgkit.adapters.bedrock.ClaudeRecord':
+    "Anthropic's Messages body as a Bedrock batch record for Claude carries it: media as base64 only",
 'msgkit.adapters.bedrock.nova_image_tokens':
     'Tokens Amazon Nova counts for an image of `size` (width, height; `None` when unknown)\n'
     '\n'
@@ -1174,7 +1176,7 @@ docs = {
     'The adapter for `api` (its module imported alone, where it is named as the API is; all of them otherwise)\n'
     '\n'
     'Parameters:\n'
-    "    api: An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them)",
+    "    api: An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them), or an adapter",
 'msgkit.registry.all_adapters':
     'Every adapter, in name order, `first` (an adapter) first: the order in which they are asked whose a dict is\n'
     '\n'

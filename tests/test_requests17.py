@@ -168,3 +168,43 @@ def test_28_gpt41_mini_patch_cap():
     assert openai_image_tokens((1800, 2400), 'gpt-4.1-mini', 'high') == math.ceil(1452*1.62)
     assert openai_image_tokens((1024, 1024), 'gpt-4.1-mini', 'high') == math.ceil(1024*1.62)
     assert openai_image_tokens((4096, 4096), 'gpt-4.1-mini', 'high') <= math.ceil(1536*1.62)
+
+# ---------------------------------------------------------------- 20: Gemini's inline limit is the request's
+MP4 = b'\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom'
+
+def test_20_gemini_inline_limit_per_request():
+    # inline data: 100 MB a request, as base64 (https://ai.google.dev/gemini-api/docs/file-input-methods#method-comparison)
+    v = MP4 + b'\0'*(40*1024*1024)  # 40 MiB each: under the limit alone (56 MB as base64), over it together
+    accept('gemini', mk_request([[v, 'What happens?']], 'gemini'))
+    with pytest.raises(InputError, match=r"at most 104,857,600 bytes of inline data .* in a request.*Files API"):
+        mk_request([[v, v, 'What happens?']], 'gemini')
+    with pytest.raises(InputError, match='in a request'): mk_request([[v, 'One'], 'Seen.', [v, 'Two']], 'gemini')
+    with pytest.raises(InputError, match='in a request'): mk_msgs([[v, v, 'What happens?']], 'gemini')
+
+# ---------------------------------------------------------------- 27: Bedrock batch records for Claude
+CLAUDE = 'anthropic.claude-3-5-sonnet-20240620-v1:0'
+
+def test_27_bedrock_claude_records_base64_only():
+    # Claude on Bedrock: "Base64 image sources only" (https://platform.claude.com/docs/en/build-with-claude/vision);
+    # InvokeModel's body gives every source as base64
+    # (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html)
+    url = [['https://example.com/cat.png', 'What is it?']]
+    with pytest.raises(InputError, match=r"batch records for Claude take images as base64 only, not by URL"):
+        list(mk_batch([url], 'bedrock', model=CLAUDE))
+    fid = [[{'type':'document', 'source':{'type':'file', 'file_id':'file_011CNha8iCJcU1wXNR6q4V8w'}}, 'Summarise']]
+    with pytest.raises(InputError, match='base64 only, not by file id'): list(mk_batch([fid], 'bedrock', model=CLAUDE))
+    # the same history as it goes to Anthropic's own batches keeps its URL (that API takes it)
+    a = next(mk_batch([url], 'anthropic', model='claude-sonnet-4-5'))
+    assert a['params']['messages'][0]['content'][0]['source']['type']=='url'
+
+def test_27_bedrock_claude_records_fetch_as_mk_request_does():
+    import httpx
+    from PIL import Image
+    b = io.BytesIO(); Image.new('RGB', (8, 8)).save(b, 'PNG'); png = b.getvalue()
+    cli = httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(200, content=png,
+                                                                              headers={'content-type':'image/png'})))
+    rec = next(mk_batch([[['https://example.com/cat.png', 'What is it?']]], 'bedrock', model=CLAUDE, fetch=cli))
+    body = rec['modelInput']
+    src = body['messages'][0]['content'][0]['source']
+    assert src['type']=='base64' and base64.b64decode(src['data'])==png and body['anthropic_version']=='bedrock-2023-05-31'
+    ORACLE['anthropic'](body['messages'])  # the body is still Anthropic's Messages form

@@ -536,6 +536,23 @@ def resp(self:GeminiAdapter, x):
     if self.items(x) is None: return None
     return x.model_dump(mode='json', exclude_none=True) if hasattr(x, 'model_dump') else x
 
+# %% ../../nbs/24_gemini.ipynb #d4b306a5
+def _b64_len(d):
+    "The length of inline data `d` as base64 (bytes, or base64 text already)"
+    return len(d) if isinstance(d, str) else 4*math.ceil(len(d)/3) if isinstance(d, (bytes,bytearray)) else 0
+
+@patch
+def before_send(self:GeminiAdapter, msgs):
+    "`msgs`, if their inline data (as base64) is within the request's 100 MB"
+    # "100 MB" of inline data a request (https://ai.google.dev/gemini-api/docs/file-input-methods#method-comparison)
+    n = sum(_b64_len((_g(p, 'inline_data') or {}).get('data') or b'')
+            for m in msgs if isinstance(m, dict) for p in m.get('parts') or [] if isinstance(p, dict))
+    if n>_max_inline:
+        raise InputError(f"api='gemini' takes at most {_max_inline:,} bytes of inline data (as base64) in a request; "
+                         f"this one has {n:,}: upload the larger files with the Files API (client.files.upload) and "
+                         "pass them by URI, or give them as URLs")
+    return msgs
+
 # %% ../../nbs/24_gemini.ipynb #0c3fac47
 @patch
 def usage(self:GeminiAdapter, r):
