@@ -208,3 +208,72 @@ def test_27_bedrock_claude_records_fetch_as_mk_request_does():
     src = body['messages'][0]['content'][0]['source']
     assert src['type']=='base64' and base64.b64decode(src['data'])==png and body['anthropic_version']=='bedrock-2023-05-31'
     ORACLE['anthropic'](body['messages'])  # the body is still Anthropic's Messages form
+
+# ---------------------------------------------------------------- 26: cache_control <-> cachePoint
+CC,CC1H = dict(type='ephemeral'),dict(type='ephemeral', ttl='1h')
+CP,CP1H = dict(cachePoint=dict(type='default')),dict(cachePoint=dict(type='default', ttl='1h'))
+
+def _quiet(f):
+    "`f()`, failing on any LossWarning"
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', LossWarning)
+        return f()
+
+def test_26_anthropic_cache_control_to_bedrock_cache_point():
+    # Anthropic: cache_control on a block caches the prefix up to it; Bedrock: a cachePoint block after the content it
+    # caches (https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html)
+    h = [{'role':'user', 'content':[{'type':'text', 'text':'A long document ...', 'cache_control':CC1H},
+                                    {'type':'text', 'text':'What does it say?'}]},
+         {'role':'assistant', 'content':[{'type':'text', 'text':'It says hello.'}]},
+         {'role':'user', 'content':[{'type':'text', 'text':'And then?', 'cache_control':CC}]}]
+    req = _quiet(lambda: mk_request(h, 'bedrock', model='anthropic.claude-sonnet-4-5'))
+    ms = req['messages']
+    assert ms[0]['content']==[{'text':'A long document ...'}, CP1H, {'text':'What does it say?'}]
+    assert ms[2]['content'][-1]==CP
+    accept('bedrock', req)
+    assert json.dumps(h).count('cache_control')==2  # the caller's history is unchanged
+
+def test_26_bedrock_cache_point_to_anthropic_cache_control():
+    h = [{'role':'user', 'content':[{'text':'A long document ...'}, CP1H, {'text':'What does it say?'}]},
+         {'role':'assistant', 'content':[{'text':'It says hello.'}]},
+         {'role':'user', 'content':[{'text':'And then?'}, CP]}]
+    req = _quiet(lambda: mk_request(h, 'anthropic', model='claude-sonnet-4-5'))
+    ms = req['messages']
+    assert ms[0]['content'][0]=={'type':'text', 'text':'A long document ...', 'cache_control':CC1H}
+    assert 'cache_control' not in ms[0]['content'][1]
+    assert ms[2]['content'][-1]['cache_control']==CC
+    accept('anthropic', req)
+    # and back: the same marks, in Bedrock's form
+    back = _quiet(lambda: mk_request(req['messages'], 'bedrock'))
+    assert back['messages'][0]['content'][1]==CP1H and back['messages'][2]['content'][-1]==CP
+
+def test_26_bedrock_cache_point_not_after_a_non_pdf_document_or_video():
+    # a cachePoint right after a non-PDF document or a video: "messages.0.content.3.type: Field required"
+    # (strands-agents/harness-sdk#1966; pydantic/pydantic-ai#4207 moves it before the trailing documents and videos)
+    doc = dict(document=dict(format='md', name='notes', source=dict(bytes=b'# Notes\nhello')))
+    vid = dict(video=dict(format='mp4', source=dict(bytes=MP4)))
+    pdf = dict(document=dict(format='pdf', name='report', source=dict(bytes=b'%PDF-1.4')))
+    h = [{'role':'user', 'content':[{'text':'Read these:'}, doc, vid, CP]}]
+    with pytest.warns(LossWarning, match='cachePoint moved before'):
+        req = mk_request(h, 'bedrock', model='us.amazon.nova-pro-v1:0')
+    c = req['messages'][0]['content']
+    assert c.index(CP)==1 and c[2:4]==[doc, vid]
+    accept('bedrock', req)
+    # cache=True's own point too
+    with pytest.warns(LossWarning, match='cachePoint moved before'):
+        c = mk_request([{'role':'user', 'content':[{'text':'Read:'}, doc]}], 'bedrock', cache=True)['messages'][0]['content']
+    assert c.index(CP) < c.index(doc)
+    # after a PDF it stays; with nothing before it, it is left out, reported
+    assert mk_request([{'role':'user', 'content':[{'text':'Read:'}, pdf, CP]}], 'bedrock')['messages'][0]['content'][-1]==CP
+    with pytest.warns(LossWarning, match='a cachePoint'):
+        c = mk_request([{'role':'user', 'content':[doc, CP, {'text':'Summarise.'}]}], 'bedrock')['messages'][0]['content']
+    assert CP not in c
+
+def test_26_gemini_cache_says_what_it_does():
+    # Gemini: "Implicit caching is enabled by default" (https://ai.google.dev/gemini-api/docs/caching); explicit caches
+    # are made beforehand (mk_cache)
+    r = _quiet(lambda: mk_request(['Hi', 'Hello!', 'A long question'], 'gemini', cache=True))
+    assert r['contents']==mk_request(['Hi', 'Hello!', 'A long question'], 'gemini')['contents']
+    assert len(r.notes)==1 and 'implicitly' in r.notes[0] and 'mk_cache' in r.notes[0]
+    assert mk_request(['Hi'], 'gemini').notes==() and mk_request(['Hi'], 'anthropic', cache=True).notes==()
+    accept('gemini', r)

@@ -267,6 +267,28 @@ def cacheable(self:AnthropicAdapter, m):
 @patch
 def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)
 
+def _point(p):
+    "The `cachePoint` of Bedrock's that part `p` is, or `None`"
+    r = p.get('raw') if p.type=='opaque' and p.get('api')=='bedrock' else None
+    return r['cachePoint'] if isinstance(r, dict) and set(r)=={'cachePoint'} else None
+
+@patch
+def carry_marks(self:AnthropicAdapter, turns):
+    "Bedrock's `cachePoint` blocks as `cache_control` on the block before each: the same intent, a breakpoint there"
+    out = []
+    for t in turns:
+        if not any(_point(p) for p in t.parts): out.append(t); continue
+        ps = []
+        for p in t.parts:
+            if (cp := _point(p)) is None: ps.append(p); continue
+            prev = ps[-1] if ps else None
+            if prev is None or prev.type in ('thinking','opaque') or not self.takes(prev):
+                lose("a cachePoint block from bedrock", "api='anthropic' marks a block, and none before it can carry "
+                     "cache_control"); continue
+            ps[-1] = edit_part(prev, native={**self.part(prev, t.role), 'cache_control':cache_mark(cp.get('ttl'))})
+        out.append(edit_turn(t, ps))
+    return out
+
 # %% ../../nbs/23_anthropic.ipynb #bb259700
 # automatic caching's top-level mark
 @patch

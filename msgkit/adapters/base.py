@@ -541,6 +541,16 @@ def cacheable(self:Adapter, m)->bool:
     return True
 
 @patch
+def carry_marks(self:Adapter, turns:list)->list:
+    "Neutral `turns` with another API's cache marks in the history as this API's own, where it has them"
+    return turns
+
+@patch
+def cache_note(self:Adapter, model=None)->str|None:
+    "What `cache=` does for this API where it places no marks (a request's `notes` say it), or `None`"
+    return None
+
+@patch
 def mark_last(self:Adapter, msg, val, ckey='content')->dict:
     "A copy of `msg` whose last block carries `{cache_key: val}`; string content becomes a text block first"
     c = msg.get(ckey)

@@ -372,9 +372,50 @@ def _rstrip(msgs):
     if i<0 or not isinstance(c[i].get('text'), str) or c[i]['text']==c[i]['text'].rstrip(): return msgs
     return msgs[:-1] + [{**msgs[-1], 'content':c[:i] + [{'text':c[i]['text'].rstrip()}] + c[i+1:]}]
 
+# A cache point directly after a non-PDF document or a video is refused ("messages.0.content.3.type: Field required":
+# strands-agents/harness-sdk#1966, pydantic/pydantic-ai#4207), after reasoning too ("Cache point cannot be inserted
+# after reasoning block", anomalyco/opencode#36517), and first in its message ("There is nothing available to cache",
+# strands-agents/harness-sdk#3677): such a point moves before that run of blocks, or is left out
+def _no_point_after(b):
+    return 'video' in b or 'reasoningContent' in b or 'document' in b and (b['document'] or {}).get('format')!='pdf'
+
+def _place_points(m):
+    "Message `m` with each cachePoint where Bedrock takes one"
+    c = m.get('content') if isinstance(m, dict) else None
+    if not isinstance(c, list) or not any(isinstance(o, dict) and 'cachePoint' in o for o in c): return m
+    out = []
+    for o in c:
+        if not (isinstance(o, dict) and 'cachePoint' in o): out.append(o); continue
+        i = len(out)
+        while i and isinstance(out[i-1], dict) and _no_point_after(out[i-1]): i -= 1
+        if i==0 or 'cachePoint' in out[i-1]:
+            lose('a cachePoint', "api='bedrock' takes none first in a message or after a non-PDF document, a video "
+                 "or reasoning, and nothing before it here can carry it"); continue
+        if i<len(out): lose('a cachePoint moved before a non-PDF document, video or reasoning block',
+                            "api='bedrock' takes none right after one")
+        out.insert(i, o)
+    return {**m, 'content':out}
+
+@patch
+def carry_marks(self:BedrockAdapter, turns):
+    "Anthropic's `cache_control` on a block as a `cachePoint` block after it: the same intent, a breakpoint there"
+    out = []
+    for t in turns:
+        if not any('cache_control' in (p.get('extras') or ()) for p in t.parts): out.append(t); continue
+        ps = []
+        for p in t.parts:
+            cc = (p.get('native') or {}).get('cache_control') if 'cache_control' in (p.get('extras') or ()) else None
+            if not isinstance(cc, dict): ps.append(p); continue
+            ex = [k for k in p.extras if k!='cache_control']
+            q = edit_part({k:v for k,v in p.items() if k!='extras'}, **({'extras':ex} if ex else {}))
+            ps += [q, opaque_part('bedrock', _cp(cc.get('ttl')))]
+        out.append(edit_turn(t, ps))
+    return out
+
 @patch
 def before_send(self:BedrockAdapter, msgs):
     "A prefill without trailing whitespace (as Claude on Bedrock wants), cache TTLs longest first, at most 4 of them"
+    msgs = [_place_points(m) for m in msgs]
     # self.marks, inline: every request runs it
     cps = [o['cachePoint'] for m in msgs if isinstance(c := m.get('content'), list) for o in c
            if isinstance(o, dict) and 'cachePoint' in o]

@@ -241,6 +241,13 @@ def cache(self:GeminiAdapter, msg, ttl=None):
     return msg
 
 GeminiAdapter.explicit_cache = True
+
+@patch
+def cache_note(self:GeminiAdapter, model=None):
+    # "Implicit caching is enabled by default" (https://ai.google.dev/gemini-api/docs/caching)
+    return ("cache=: api='gemini' places no marks: Gemini caches a repeated prefix implicitly, and bills cache hits "
+            "at the cached price; for a guaranteed discount, make an explicit cache with mk_cache and pass cached=")
+
 _dur = re.compile(r'(\d+(?:\.\d+)?)([smh])')
 
 def gemini_ttl(ttl)->str:
