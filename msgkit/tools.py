@@ -118,7 +118,7 @@ def builtin_tool(o, ad)->bool:
     if not isinstance(o, dict) or ad.builtin(o): return isinstance(o, dict)
     have = [(a.name, n) for a in all_adapters() if (n := a.builtin(o))]
     if not have: return False
-    raise InputError(f"tools=: {have[0][1]!r} is a built-in tool of api={', '.join(repr(a) for a,_ in have)}; "
+    raise InputError(f"tools=: {have[0][1]!r} is a built-in tool of api={', '.join(repr(a) for a,_ in have[:3])}; "
                      f"api={ad.name!r} can't take it: pass it to that API, or give a function tool instead")
 
 def _as_dict(o):

@@ -125,13 +125,24 @@ def test_25_builtins_pass_for_their_api(api):
     assert len(tools)==len(ts)+1
     accept(api, req)
 
-@pytest.mark.parametrize('src', list(BUILTINS))
-@pytest.mark.parametrize('api', APIS)
+@pytest.mark.parametrize('src,api', [(s, a) for s in BUILTINS for a in APIS if a!=s])
 def test_25_builtins_refused_by_name_elsewhere(src, api):
-    if api==src: return
     for t in BUILTINS[src]:
         with pytest.raises(InputError, match=rf"is a built-in tool of api=.*'{src}'.*api='{api}' can't take it"):
             mk_request(['Hi'], api, tools=[get_weather, t])
+
+def test_25_sdk_objects_and_chat_custom_tools():
+    from google.genai import types
+    req = mk_request(['News?'], 'gemini', tools=[types.Tool(google_search=types.GoogleSearch()), get_weather])
+    assert len(req['config']['tools'])==2
+    accept('gemini', req)
+    # Chat's custom tool (openai.types.chat.ChatCompletionCustomToolParam) goes as it is, and is Chat's alone
+    ct = dict(type='custom', custom=dict(name='sql', description='A SQL query'))
+    req = mk_request(['Count users'], 'openai_chat', tools=[get_weather, ct])
+    assert req['tools'][-1]==ct
+    accept('openai_chat', req)
+    with pytest.raises(InputError, match="'sql' is a built-in tool of api=.*'openai_chat'"):
+        mk_request(['Count users'], 'anthropic', tools=[ct])
 
 def test_25_builtins_do_not_mutate():
     ts = [dict(type='web_search_20250305', name='web_search', max_uses=3)]

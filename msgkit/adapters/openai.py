@@ -312,7 +312,7 @@ _builtins = set("""file_search computer computer_use_preview web_search web_sear
 
 @patch
 def builtin(self:OpenAIAdapter, d):
-    if d.get('type') in _builtins and not {'parameters','input_schema'} & set(d):
+    if d.get('type') in _builtins and not {'parameters','input_schema','custom'} & set(d):
         return d.get('name') or d.get('server_label') or d['type']
 
 # %% ../../nbs/21_openai.ipynb #413c11d6

@@ -222,6 +222,11 @@ def tidy(self:OpenAIChatAdapter, msgs):
         i = j
     return out
 
+# %% ../../nbs/22_openai_chat.ipynb #dbe1c941
+@patch
+def builtin(self:OpenAIChatAdapter, d):
+    if d.get('type')=='custom' and isinstance(d.get('custom'), dict): return d['custom'].get('name') or 'custom'
+
 # %% ../../nbs/22_openai_chat.ipynb #e522b06d
 @patch
 def parse_tool(self:OpenAIChatAdapter, d):
