@@ -55,6 +55,10 @@ def test_22_anthropic_bedrock_strict_close_every_object():
     assert s['additionalProperties'] is False and s['$defs']['Addr']['additionalProperties'] is False
     accept('anthropic', req)
     accept('anthropic', mk_request(['Who?'], 'anthropic', tools=[Person], strict=True))
+    # Bedrock's structured outputs (outputConfig.textFormat) too
+    bs = json.loads(mk_request(['Who?'], 'bedrock', schema=Person)['outputConfig']['textFormat']['structure']
+                    ['jsonSchema']['schema'])
+    assert bs['additionalProperties'] is False and bs['$defs']['Addr']['additionalProperties'] is False
     accept('bedrock', mk_request(['Who?'], 'bedrock', model='anthropic.claude-sonnet-4-5', tools=[Person], strict=True))
 
 def test_22_openai_strict_unravels_ref_with_siblings():

@@ -159,7 +159,9 @@ def request(
     if ic := {k:v for k,v in ic.items() if v is not None}: r['inferenceConfig'] = ic
     oc = {}
     if schema is not None:
-        n,s = json_schema(schema)
+        n,s = json_schema(schema)  # objects closed, as for strict tool use (Bedrock's structured outputs: every object
+        # "additionalProperties": false; https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html)
+        s = closed_schema(s)
         oc['textFormat'] = dict(type='json_schema', structure=dict(jsonSchema=dict(schema=json.dumps(s), name=n)))
     if isinstance(reasoning, str): oc['effort'] = reasoning
     # Claude on Bedrock: its own `thinking` field, under the same rules
