@@ -197,6 +197,11 @@ docs = {
     '    s: A JSON Schema\n'
     "    path: Where `s` sits in the whole schema, for the errors (default '$')\n"
     '    root: The whole schema, where `$ref`s point (`s` itself at the top) (default None)',
+'msgkit.adapters.openai.builtin_choice':
+    'The `tool_choice` that forces built-in tool `t`\n'
+    '\n'
+    'Parameters:\n'
+    "    t: A built-in tool of Responses, in a request's tools",
 'msgkit.adapters.openai.breakpoint_mark':
     'A `prompt_cache_breakpoint` of `ttl` (30m or 12h), for `api`\n'
     '\n'

@@ -148,6 +148,19 @@ def test_25_sdk_objects_and_chat_custom_tools():
     with pytest.raises(InputError, match="'sql' is a built-in tool of api=.*'openai_chat'"):
         mk_request(['Count users'], 'anthropic', tools=[ct])
 
+def test_25_tool_choice_forces_a_builtin_in_its_own_words():
+    # Responses' ToolChoice: {'type': 'code_interpreter'}, {'type': 'mcp', 'server_label': ...}; not a function's form
+    ts = BUILTINS['openai']
+    r = mk_request(['Plot it'], 'openai', tools=[get_weather, *ts], tool_choice='code_interpreter')
+    assert r['tool_choice']==dict(type='code_interpreter')
+    accept('openai', r)
+    r = mk_request(['Ask the wiki'], 'openai', tools=ts, tool_choice='deepwiki')
+    assert r['tool_choice']==dict(type='mcp', server_label='deepwiki')
+    accept('openai', r)
+    with pytest.raises(InputError, match="can't force its web_search tool"):
+        mk_request(['News?'], 'openai', tools=ts, tool_choice='web_search')
+    assert mk_request(['x'], 'openai', tools=[get_weather], tool_choice='get_weather')['tool_choice']['type']=='function'
+
 def test_25_builtins_do_not_mutate():
     ts = [dict(type='web_search_20250305', name='web_search', max_uses=3)]
     before = json.dumps(ts)
