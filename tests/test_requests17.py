@@ -275,6 +275,14 @@ def test_26_bedrock_cache_point_to_anthropic_cache_control():
     back = _quiet(lambda: mk_request(req['messages'], 'bedrock'))
     assert back['messages'][0]['content'][1]==CP1H and back['messages'][2]['content'][-1]==CP
 
+def test_26_system_prompt_marks_cross_too():
+    r = _quiet(lambda: mk_request(['Hi'], 'bedrock', system=[{'type':'text', 'text':'Be terse.', 'cache_control':CC}]))
+    assert r['system']==[{'text':'Be terse.'}, CP]
+    accept('bedrock', r)
+    r = _quiet(lambda: mk_request(['Hi'], 'anthropic', system=[{'text':'Be terse.'}, CP]))
+    assert r['system']==[{'type':'text', 'text':'Be terse.', 'cache_control':CC}]
+    accept('anthropic', r)
+
 def test_26_bedrock_cache_point_not_after_a_non_pdf_document_or_video():
     # a cachePoint right after a non-PDF document or a video: "messages.0.content.3.type: Field required"
     # (strands-agents/harness-sdk#1966; pydantic/pydantic-ai#4207 moves it before the trailing documents and videos)

@@ -137,6 +137,7 @@ def reasoning(self:AnthropicAdapter, p, **kw):
 @patch
 def system_prompt(self:AnthropicAdapter, groups):
     "Text, or (when a system block carries a cache mark) the blocks, marks kept"
+    groups = [t.parts for t in self.carry_marks([turn('system', g) for g in groups])]  # Bedrock's marks too
     ps = [p for g in groups for p in g]
     if not any(isinstance(p.get('native'), dict) and p.native.get('cache_control') for p in ps):
         return Adapter.system_prompt(self, groups)

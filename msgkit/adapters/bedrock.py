@@ -125,6 +125,7 @@ def reasoning(self:BedrockAdapter, p, **kw):
 @patch
 def system_prompt(self:BedrockAdapter, groups):
     "A list of system blocks: text, and the cache points a Bedrock system prompt already had"
+    groups = [t.parts for t in self.carry_marks([turn('system', g) for g in groups])]  # Anthropic's marks too
     ps = [p for g in groups for p in g]
     if not any(p.get('api')=='bedrock' and 'cachePoint' in (p.get('raw') or {}) for p in ps):
         return Adapter.system_prompt(self, groups)
