@@ -255,7 +255,9 @@ def invariants(case, api, r, how, losses):
         s = _norm(a[1]); seen_in.add(s)
         j = otext.find(s, pos)
         if j >= 0: pos = j + len(s); continue
-        if s in otext: bad.append(('text order changed', s[:60])); continue
+        if s in otext:  # out of order: a move that was reported (a system message to the system prompt) is fine
+            if not _excused(a, losses, 'text'): bad.append(('text order changed', s[:60]))
+            continue
         if s in orest: continue  # sent inside a tool result
         if re.match(r'https?://\S+$', s) and 'url:' + s in {o[1] for o in outs if o[0] == 'media'}: continue  # a URL read as the media it names
         if not _excused(a, losses, 'text'): bad.append(('text lost', f'msgs[{a[-1]}]: {s[:60]!r}'))
@@ -464,7 +466,7 @@ def input_ok(case):
 
 # ---------------------------------------------------------------- classes
 EXPECTED = [  # refusals msgkit documents, with the fix in the message: reported, not counted as failures
-    (r"takes roles [^:]*not 'system': use mk_request", 'mk_msgs: a system message for an API without a system role (use mk_request)'),
+    (r"takes roles [^:]*not '(system|developer)': use mk_request", 'mk_msgs: a system message for an API without a system role (use mk_request)'),
     (r"takes roles .* not 'invalid_role'", "a test's invalid role, refused"),
     (r'by URL: fetch it first|fetch=True', 'a URL the API cannot take (needs fetch=True)'),
     (r"belongs to api=.*can't use it", "another API's file reference (gs://, file id) the API cannot use"),

@@ -10,7 +10,7 @@ import corpus_check as cc
 
 APIS = cc.APIS
 SIG = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds'
-GSIG = base64.b64encode(b'gemini-thought-signature').decode()
+GSIG = b'gemini-thought-signature'  # the SDK's own form (bytes); JSON histories hold its base64
 
 def user(api, t):
     if api == 'gemini': return {'role': 'user', 'parts': [{'text': t}]}
@@ -36,7 +36,7 @@ def answer(api, t, n, reason):
     if api == 'openai':
         rs = [{'type': 'reasoning', 'id': f'rs_{n}a', 'summary': [], 'encrypted_content': 'gAAAA' + str(n)}] if reason else []
         return rs + [{'type': 'message', 'id': f'msg_{n}', 'role': 'assistant', 'status': 'completed',
-                      'content': [{'type': 'output_text', 'text': t, 'annotations': []}]}]
+                      'content': [{'type': 'output_text', 'text': t, 'annotations': [], 'logprobs': []}]}]
     return [{'role': 'assistant', 'content': t}]
 
 def loop(api, n, k, reason):
@@ -93,7 +93,7 @@ def test_composed_histories(exs, cut):
         for f in v['fails']:
             k = cc.classify(f, api, how, case)
             if not k.startswith('expected:'): bad.append((api, how, k, f['detail'][:300]))
-    assert not bad, (json.dumps(h)[:1500], bad[:6])
+    assert not bad, (json.dumps(h, default=repr)[:1500], bad[:6])
 
 def test_compose_makes_what_the_oracle_takes():
     "The generator itself: each API's exchange, alone, is what that API's validator accepts"
