@@ -166,14 +166,14 @@ def request(
     return chk_stop(self, merge_fields(r, kw))
 
 # "Up to 4 sequences where the API will stop generating" (CreateChatCompletionRequest.stop: maxItems 4, in
-# https://github.com/openai/openai-openapi openapi.json); a dialect's server may set its own
-OpenAIChatAdapter.max_stop = 4
+# https://github.com/openai/openai-openapi openapi.json); a dialect says its server's own (`Dialect.stop_max`)
+OpenAIChatAdapter.stop_max = 4
 
 def chk_stop(ad, r):
     "Request `r`, if its stop sequences are within what `ad` takes; else an error naming the option and the bound"
     s = r.get('stop')
-    if isinstance(s, (list,tuple)) and ad.max_stop and len(s)>ad.max_stop:
-        raise InputError(f"api={ad.name!r} takes at most {ad.max_stop} stop sequences (stop=), not {len(s)}: "
+    if isinstance(s, (list,tuple)) and ad.stop_max and len(s)>ad.stop_max:
+        raise InputError(f"api={ad.name!r} takes at most {ad.stop_max} stop sequences (stop=), not {len(s)}: "
                          "keep the ones that matter most")
     return r
 
