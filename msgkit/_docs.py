@@ -98,6 +98,12 @@ docs = {
     '\n'
     'Parameters:\n'
     '    schema: (not documented)',
+'msgkit.adapters.base.closed_schema':
+    'JSON Schema `s` with every object closed (`additionalProperties: false`), nested ones and definitions too\n'
+    '\n'
+    'Parameters:\n'
+    '    s: A JSON Schema\n'
+    "    path: Where `s` sits in the whole schema, for the errors (default '$')",
 'msgkit.adapters.base.merge_fields':
     "Request `r` with fields `kw` over it; a field both set to a dict keeps the keys of both (`kw`'s where both do)\n"
     '\n'
@@ -123,6 +129,8 @@ docs = {
     '    p: (not documented)',
 'msgkit.adapters.bedrock.BedrockAdapter':
     'AWS Bedrock Converse `messages`',
+'msgkit.adapters.bedrock.ClaudeRecord':
+    "Anthropic's Messages body as a Bedrock batch record for Claude carries it: media as base64 only",
 'msgkit.adapters.bedrock.nova_image_tokens':
     'Tokens Amazon Nova counts for an image of `size` (width, height; `None` when unknown)\n'
     '\n'
@@ -243,6 +251,11 @@ docs = {
     'Parameters:\n'
     '    x: (not documented)\n'
     '    schema: (not documented) (default False)',
+'msgkit.adapters.gemini.chk_inline':
+    "`msgs`, if their inline data (as base64) is within the request's 100 MB (`before_send` checks every request)\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: Gemini `contents`',
 'msgkit.adapters.gemini.gemini_image_tokens':
     'Tokens Gemini counts for an image of `size` (width, height; `None` when unknown) on `model`\n'
     '\n'
@@ -266,7 +279,13 @@ docs = {
     '\n'
     'Parameters:\n'
     '    s: A JSON Schema\n'
-    "    path: Where `s` sits in the whole schema, for the errors (default '$')",
+    "    path: Where `s` sits in the whole schema, for the errors (default '$')\n"
+    '    root: The whole schema, where `$ref`s point (`s` itself at the top) (default None)',
+'msgkit.adapters.openai.builtin_choice':
+    'The `tool_choice` that forces built-in tool `t`\n'
+    '\n'
+    'Parameters:\n'
+    "    t: A built-in tool of Responses, in a request's tools",
 'msgkit.adapters.openai.breakpoint_mark':
     'A `prompt_cache_breakpoint` of `ttl` (30m or 12h), for `api`\n'
     '\n'
@@ -313,6 +332,12 @@ docs = {
     '    model: (not documented) (default None)',
 'msgkit.adapters.openai_chat.OpenAIChatAdapter':
     'OpenAI Chat Completions `messages`',
+'msgkit.adapters.openai_chat.chk_stop':
+    'Request `r`, if its stop sequences are within what `ad` takes; else an error naming the option and the bound\n'
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)\n'
+    '    r: (not documented)',
 'msgkit.batch.batch_line':
     "One line of `api`'s batch input file (each adapter's `batch_line` says its format)\n"
     '\n'
@@ -1727,7 +1752,7 @@ docs = {
     'The adapter for `api` (its module imported alone, where it is named as the API is; all of them otherwise)\n'
     '\n'
     'Parameters:\n'
-    "    api: An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them)",
+    "    api: An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them), or an adapter",
 'msgkit.registry.all_adapters':
     'Every adapter, in name order, `first` (an adapter) first: the order in which they are asked whose a dict is\n'
     '\n'
@@ -2105,8 +2130,14 @@ docs = {
     '\n'
     'Parameters:\n'
     '    x: (not documented)',
+'msgkit.tools.builtin_tool':
+    "Is tool-list entry `o` one of `ad`'s built-in tools (`True`) or no API's (`False`)? Another API's: an error\n"
+    '\n'
+    'Parameters:\n'
+    '    o: (not documented)\n'
+    '    ad: (not documented)',
 'msgkit.tools.mk_tool':
-    "One tool definition in `api`'s form\n"
+    "One tool definition in `api`'s form (one of `api`'s built-in tools as it is)\n"
     '\n'
     'Parameters:\n'
     "    obj: A function, a JSON Schema dict with a name, or a tool in any API's form\n"

@@ -27,7 +27,7 @@ def part_tokens(p, ad, model=None, detail=None)->int:
     "Estimated tokens of neutral part `p` for adapter `ad`"
     t = p.get('type')
     if t=='text': return ad.est_text(p.text, model)
-    if t=='image': return ad.est_image(_px(p), model, p.get('detail') or detail)
+    if t=='image': return ad.est_image(_px(p), model, p.get('detail') or ad.detail_of(p) or detail)  # its own first
     if t=='document':
         if p.get('mt')=='application/pdf': return ad.est_pdf(pdf_pages(p.data) if p.get('data') else None, model, p)
         return ad.est_text(doc_text(p, '\n'), model) + ad.est_text(p.get('title') or '', model)

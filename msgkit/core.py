@@ -39,7 +39,7 @@ def render_history(
 )->list:
     "The messages of `api`'s form for `turns`, after the repairs every API needs (ids, tool groups); before `tidy`"
     ad = get_api(api) if isinstance(api, str) else api
-    turns = repair(turns, ad, history, open_calls)
+    turns = ad.carry_marks(repair(turns, ad, history, open_calls))  # another API's cache marks as this one's
     if fit: turns = fit_turns(turns, ad)
     # every image within the limit for a request of that many (headers only)
     if ad.img_px: ad.chk_px(img_payloads(turns))

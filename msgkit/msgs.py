@@ -66,8 +66,8 @@ def wrap(v, _memo=None, _d=0):
 # %% ../nbs/05_msgs.ipynb #acabbfcb
 class Request(dict):
     "A request (`mk_request`'s keyword arguments or wire body): a plain `dict`; `api` names the API it is for"
-    api = None
-    def copy(self): r = Request(self); r.api = self.api; return r
+    api,notes = None,()  # `notes`: what msgkit did that the dict doesn't show (how `cache=` caches, say)
+    def copy(self): r = Request(self); r.api,r.notes = self.api,self.notes; return r
     def msgs(self)->list:
         "The request's messages: the `History` among its values"
         return next((v for v in self.values() if isinstance(v, History)), [])

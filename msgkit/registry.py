@@ -50,9 +50,11 @@ def apis(
     return {n:(type(_apis[n]).__doc__ or '').split('\n')[0] for n in ns} if desc else ns
 
 def get_api(
-    api:str, # An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them)
+    api:str, # An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them), or an adapter
 ):
     "The adapter for `api` (its module imported alone, where it is named as the API is; all of them otherwise)"
+    # an adapter itself: a variant no one names (Bedrock's batch records for Claude, Anthropic's body with its rules)
+    if not isinstance(api, str) and callable(getattr(api, 'part', None)): return api
     if api not in _apis and isinstance(api, str) and api.isidentifier():
         for pkg in _pkgs:
             try: importlib.import_module(f"{pkg}.{api}"); break

@@ -118,7 +118,9 @@ def _request(h, ad, model, system, tools, cache, last_only, fetch, fit, wire, ex
     if cache_plan(cache): system,tools = cache_request(res, system, tools, ad, ttl, model, taken=ad.marks_taken(kw))
     req = ad.request(res, model=model, system=system, tools=tools, **{k:v for k,v in o.items() if v is not None}, **kw)
     if extra: req = ad.add_extra(req, extra, wire)
-    return as_request(ad.wire(req) if wire else req, ad.msgs_key, ad.name)  # a plain dict that shows as a conversation
+    r = as_request(ad.wire(req) if wire else req, ad.msgs_key, ad.name)  # a plain dict that shows as a conversation
+    if cache_plan(cache) and (n := ad.cache_note(model)): r.notes = (n,)  # what cache= did, where it shows nothing
+    return r
 
 # %% ../nbs/51_request.ipynb #3399d5c4
 @guard(HISTORY)

@@ -145,8 +145,11 @@ def test_rule(api, rid, url, h, kw, how, gkw):
     "The rule, with its evidence: openai_chat's body breaks it; the dialect's keeps it, or the dialect says it can't"
     assert rid == 'artefact' or url in [u for r, u, _ in RULES[api] if r == rid], f"{api}.{rid} is not cited from {url}"
     model = kw.get('model', MODEL[api])
-    g = wire(copy.deepcopy(h), 'openai_chat', model=model, **{k: v for k, v in kw.items() if k != 'model'}, **gkw)
-    if rid == 'artefact': pytest.raises(Refused, checks.artefact, api, g)
+    try: g = wire(copy.deepcopy(h), 'openai_chat', model=model, **{k: v for k, v in kw.items() if k != 'model'}, **gkw)
+    except ValueError as e:  # OpenAI's own bound is the server's (Chat's stop: at most 4, #17 item 23): refused already
+        assert rid.startswith('stop') and 'stop sequences' in str(e), e; g = None
+    if g is None: pass
+    elif rid == 'artefact': pytest.raises(Refused, checks.artefact, api, g)
     else: assert rid in broken(api, g), f"openai_chat's body keeps {api}.{rid}: {g}"
     before = copy.deepcopy(h)
     if how == 'fixed': check(api, wire(h, api, **kw))

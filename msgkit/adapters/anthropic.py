@@ -137,6 +137,7 @@ def reasoning(self:AnthropicAdapter, p, **kw):
 @patch
 def system_prompt(self:AnthropicAdapter, groups):
     "Text, or (when a system block carries a cache mark) the blocks, marks kept"
+    groups = [t.parts for t in self.carry_marks([turn('system', g) for g in groups])]  # Bedrock's marks too
     ps = [p for g in groups for p in g]
     if not any(isinstance(p.get('native'), dict) and p.native.get('cache_control') for p in ps):
         return Adapter.system_prompt(self, groups)
@@ -165,7 +166,7 @@ def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, to
                             else dict(type='tool', name=c))
     if stop is not None: r['stop_sequences'] = [stop] if isinstance(stop, str) else list(stop)
     oc = {}
-    if schema is not None: oc['format'] = dict(type='json_schema', schema=json_schema(schema)[1])
+    if schema is not None: oc['format'] = dict(type='json_schema', schema=closed_schema(json_schema(schema)[1]))
     if isinstance(reasoning, str):
         oc['effort'] = chk_effort(self.name, reasoning, ('low','medium','high','xhigh','max'))
         # models that think adaptively think at that effort (`thinking_forms`, below)
@@ -231,6 +232,19 @@ AnthropicAdapter.call_kw = ('extra_headers','extra_query','extra_body','timeout'
 AnthropicAdapter.sdk_call = 'anthropic.resources.messages:Messages.create'
 
 # %% ../../nbs/23_anthropic.ipynb #7bfa9686
+# "type": "web_search_20250305", "bash_20250124", ... (anthropic.types.ToolUnionParam's members;
+# https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview); tool search's unversioned names and the MCP
+# connector's toolset too
+_unversioned = ('tool_search_tool_bm25','tool_search_tool_regex','mcp_toolset')
+
+@patch
+def builtin(self:AnthropicAdapter, d):
+    t = d.get('type')
+    if not isinstance(t, str) or t=='custom' or 'input_schema' in d: return None
+    v = t.rpartition('_')[2]
+    if (len(v)==8 and v.isdigit()) or t in _unversioned: return d.get('name') or d.get('mcp_server_name') or t
+
+# %% ../../nbs/23_anthropic.ipynb #52471950
 @patch
 def parse_tool(self:AnthropicAdapter, d):
     if (not isinstance(d.get('input_schema'), dict) or not isinstance(d.get('name'), str)
@@ -244,11 +258,15 @@ def parse_tool(self:AnthropicAdapter, d):
 def tool(self:AnthropicAdapter, t, strict=False):
     # "Must match the regex ^[a-zA-Z0-9_-]{1,64}$"
     t = Tool({**t, 'name':self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')})
-    if t.description: d = dict(name=t.name, description=t.description, input_schema=t.schema)
-    else: d = dict(name=t.name, input_schema=t.schema)
+    # strict: "additionalProperties must be set to false" on every object
+    # (https://platform.claude.com/docs/en/build-with-claude/structured-outputs; the SDK's `transform_schema` does so)
+    strict = strict or bool(t.get('strict'))
+    sch = closed_schema(t.schema) if strict else t.schema
+    if t.description: d = dict(name=t.name, description=t.description, input_schema=sch)
+    else: d = dict(name=t.name, input_schema=sch)
     # its cache mark and other keys of Anthropic's own, kept
     if t.get('own') and t.own[0]==self.name: d.update(t.own[1])
-    return {**d, 'strict':True} if strict or t.get('strict') else d
+    return {**d, 'strict':True} if strict else d
 
 # %% ../../nbs/23_anthropic.ipynb #805e531e
 @patch
@@ -298,6 +316,28 @@ def cacheable(self:AnthropicAdapter, m):
 
 @patch
 def uncache(self:AnthropicAdapter, msg): return self.unmark(msg)
+
+def _point(p):
+    "The `cachePoint` of Bedrock's that part `p` is, or `None`"
+    r = p.get('raw') if p.type=='opaque' and p.get('api')=='bedrock' else None
+    return r['cachePoint'] if isinstance(r, dict) and set(r)=={'cachePoint'} else None
+
+@patch
+def carry_marks(self:AnthropicAdapter, turns):
+    "Bedrock's `cachePoint` blocks as `cache_control` on the block before each: the same intent, a breakpoint there"
+    out = []
+    for t in turns:
+        if not any(_point(p) for p in t.parts): out.append(t); continue
+        ps = []
+        for p in t.parts:
+            if (cp := _point(p)) is None: ps.append(p); continue
+            prev = ps[-1] if ps else None
+            if prev is None or prev.type in ('thinking','opaque') or not self.takes(prev):
+                lose("a cachePoint block from bedrock", "api='anthropic' marks a block, and none before it can carry "
+                     "cache_control"); continue
+            ps[-1] = edit_part(prev, native={**self.part(prev, t.role), 'cache_control':cache_mark(cp.get('ttl'))})
+        out.append(edit_turn(t, ps))
+    return out
 
 # %% ../../nbs/23_anthropic.ipynb #bb259700
 # automatic caching's top-level mark

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['CHOICES', 'Adapter', 'kind_err', 'measured', 'mb', 'Unsupported', 'no_opt', 'chk_effort', 'chk_choice', 'json_schema',
-           'merge_fields', 'chk_ttl_order', 'payload_keys', 'mt_keys', 'contract']
+           'closed_schema', 'merge_fields', 'chk_ttl_order', 'payload_keys', 'mt_keys', 'contract']
 
 # %% ../../nbs/20_adapters.ipynb #fe377d22
 import copy, json, math, re
@@ -321,6 +321,29 @@ def json_schema(schema)->tuple:
                                f"not {type(schema).__name__}")
     return re.sub(r'[^a-zA-Z0-9_-]', '_', n)[:64], s
 
+# %% ../../nbs/20_adapters.ipynb #dc2eb970
+_sub1,_subn = ('items','not','if','then','else','contains'),('anyOf','oneOf','allOf','prefixItems')
+
+def closed_schema(
+    s, # A JSON Schema
+    path='$', # Where `s` sits in the whole schema, for the errors
+):
+    "JSON Schema `s` with every object closed (`additionalProperties: false`), nested ones and definitions too"
+    if not isinstance(s, dict): return s
+    s = dict(s)
+    if s.get('type')=='object' or 'properties' in s:
+        if s.get('additionalProperties') not in (None, False):
+            raise InputError(f"a strict schema needs closed objects; {path} has additionalProperties="
+                             f"{s['additionalProperties']!r}: give its properties, or pass strict=False")
+        s['additionalProperties'] = False
+    for k in _sub1:
+        if isinstance(s.get(k), dict): s[k] = closed_schema(s[k], f'{path}.{k}')
+    for k in _subn:
+        if isinstance(s.get(k), list): s[k] = [closed_schema(o, f'{path}.{k}[{i}]') for i,o in enumerate(s[k])]
+    for k in ('properties','$defs','definitions'):
+        if isinstance(s.get(k), dict): s[k] = {n:closed_schema(o, f'{path}.{k}.{n}') for n,o in s[k].items()}
+    return s
+
 # %% ../../nbs/20_adapters.ipynb #a56cc0fd
 @patch
 def system_prompt(self:Adapter, groups:list):
@@ -441,6 +464,11 @@ def tool_mark(self:Adapter, d:dict)->bool:
     "Is tool-list entry `d` a cache mark of this API's (Bedrock's `cachePoint`), kept in its place, not read as a tool?"
     return len(d)==1 and bool(self.marks([d]))
 
+@patch
+def builtin(self:Adapter, d:dict)->str|None:
+    "The name of tool-list entry `d` if it is one of this API's built-in tools (sent as it is), else `None`"
+    return None
+
 _any_name = r'[a-zA-Z0-9_.:-]{1,64}'  # what some API takes as a tool name (Gemini's `.` and `:` among them)
 
 @patch
@@ -517,6 +545,16 @@ def cacheable(self:Adapter, m)->bool:
     return True
 
 @patch
+def carry_marks(self:Adapter, turns:list)->list:
+    "Neutral `turns` with another API's cache marks in the history as this API's own, where it has them"
+    return turns
+
+@patch
+def cache_note(self:Adapter, model=None)->str|None:
+    "What `cache=` does for this API where it places no marks (a request's `notes` say it), or `None`"
+    return None
+
+@patch
 def mark_last(self:Adapter, msg, val, ckey='content')->dict:
     "A copy of `msg` whose last block carries `{cache_key: val}`; string content becomes a text block first"
     c = msg.get(ckey)
@@ -591,6 +629,11 @@ def est_text(self:Adapter, s:str, model=None)->int:
 def est_image(self:Adapter, size, model=None, detail=None)->int:
     "Tokens of an image of `size` (`(w, h)`, or `None` when unknown)"
     return 1600
+
+@patch
+def detail_of(self:Adapter, p)->str|None:
+    "The detail level image part `p` carries in the block it was read from (OpenAI's `detail`), or `None`"
+    return None
 
 @patch
 def est_pdf(self:Adapter, pages, model=None, p=None)->int:
