@@ -222,7 +222,9 @@ def thumb_image(
 ):
     "`data` as a Pillow image at most `px` a side, upright, 8 bits a channel (`None` without Pillow), within the budget"
     if not isinstance(px, int) or px<1: raise InputTypeError(f"thumb_image's px is a positive int, not {px!r}")
-    r = decode_image(data, px, max_px)
+    try: r = decode_image(data, px, max_px)
+    except InputError: raise
+    except Exception as e: raise InputError(f"thumb_image can't decode this image ({type(e).__name__}: {e})") from None
     if r is None: return None
     im = mode8(r[0])
     im.thumbnail((px, px), reducing_gap=2.0)

@@ -327,7 +327,7 @@ _schema_ok = {'type','format','description','nullable','enum','items','propertie
 _schema_drop = {'$schema','$id','$comment','examples','readOnly','writeOnly','deprecated','$anchor'}
 
 # %% ../../nbs/24_gemini.ipynb #99d320ed
-MAX_SCHEMA = 1_000_000  # the most characters of JSON a schema may grow to as its `$ref`s are inlined
+MAX_SCHEMA = 250_000  # the most characters of JSON a schema may grow to as its `$ref`s are inlined (then: as it is)
 
 def _jsize(v, cap:int)->int:
     "About how many characters of JSON `v` is, counted only to just past `cap`"
@@ -341,7 +341,7 @@ def _jsize(v, cap:int)->int:
 
 def _spend(left:list, v, path):
     "Count `v` against what the inlined schema may still grow by (`left[0]`); past it, an `InputError`"
-    left[0] -= _jsize(v, left[0])
+    left[0] -= len(v)+2 if isinstance(v, str) else _jsize(v, left[0])
     if left[0]<0: raise InputError(f"api='gemini' takes this schema only as it is: inlining its $refs (each copied "
                                    f"where it is used) makes it over {MAX_SCHEMA:,} characters by {path}")
 
