@@ -134,7 +134,12 @@ def _res_part(o):
         p = parse_with(owner(o), o)
         if p.type in ('text','image','document','audio','video') and 'raw' not in p: return p
     if isinstance(o, (bytes,bytearray,Path,Part)) or is_pil(o): return to_part(o)
-    return text_part(o if isinstance(o, str) else json.dumps(o))
+    if isinstance(o, str): return text_part(o)
+    try: return text_part(json.dumps(o))
+    except (TypeError, ValueError): pass  # what JSON can't hold, named by `jsonable` (which writes bytes as base64)
+    try: return text_part(json.dumps(jsonable(o)))
+    except MsgkitError as e:
+        raise type(e)(f"mk_toolres's result: {e}. A result is text, media, blocks or JSON data") from None
 
 def _res_parts(r)->list:
     "Tool result `r` as parts: media and blocks (`mk_doc(...)`, say) as themselves, any other value as JSON text"

@@ -55,6 +55,7 @@ def parse_with(src, d, what='block'):
 
 def owner(d, test='reads', ad=None):
     "The adapter (`ad` first) that reads block `d` (or, with `test='owns_item'`, whose top-level item `d` is)"
+    if isinstance(d, dict) and not isinstance(d.get('type', ''), str): return None  # every API names a type in text
     return next((o for o in all_adapters(ad) if getattr(o, test)(d)), None)
 
 # %% ../nbs/09_history.ipynb #75da91c5
@@ -70,6 +71,9 @@ def read_part(o, ad=None)->Part:
     if is_sdk(o): o = dump(o)
     if isinstance(o, dict) and not isinstance(o, Part):
         o0,o = o,drop_none(o)  # a `model_dump()` that kept its `None` fields says no more than one without them
+        if isinstance(o.get('type'), (dict, list, set)):  # every API's is text (a number: no API's, refused below)
+            raise InputTypeError(f"A content block's type is text{f' for api={ad.name!r}' if ad else ''}, "
+                                 f"not a {type(o['type']).__name__}: {o['type']!r:.60}")
         src = owner(o, ad=ad)
         if src is None and o.get('type') in NTYPES: return neutral_part(o)
         if src is None:
@@ -134,8 +138,8 @@ def is_entry(d)->bool:
     if isinstance(d, Turn): return True
     if is_sdk(d) and any(o.reads(d) for o in all_readers()): return True
     return (isinstance(d, dict) and not isinstance(d, Part)
-            and (is_turn(d) or any(o.reads(d) for o in all_readers())
-                 or any(o.owns_item(d) or o.split_msg(d) for o in all_adapters())))
+            and (is_turn(d) or isinstance(d.get('type', ''), str) and (any(o.reads(d) for o in all_readers())
+                 or any(o.owns_item(d) or o.split_msg(d) for o in all_adapters()))))
 
 def _entries(x):
     "Is `x` a list of history items (as `mk_toolres` returns), or of such lists, to be expanded in place?"

@@ -384,7 +384,7 @@ def _clean_item(d):
     return {**{k:None for k in _nullable.get(d.get('type'), ())}, **d}
 
 @patch
-def reads(self:OpenAIAdapter, d): return d.get('type') in _blocks
+def reads(self:OpenAIAdapter, d): return isinstance(t := d.get('type'), str) and t in _blocks
 
 @patch
 def fix_item(self:OpenAIAdapter, d):

@@ -99,6 +99,7 @@ class LangChain(Reader):
         if not isinstance(x, dict):
             return (type(x).__module__.startswith('langchain') and isinstance(getattr(x, 'type', None), str)
                     and hasattr(x, 'content'))
+        if not isinstance(x.get('type'), str): return False  # LangChain's messages name their type
         if set(x)=={'type','data'}: return isinstance(x['data'], dict) and x['type'] in _lc_roles
         return x.get('type') in _lc_roles and 'content' in x and 'role' not in x and 'additional_kwargs' in x
 
