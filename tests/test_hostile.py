@@ -1,7 +1,8 @@
 """Issue #23, items 1-4 and 7-10: hostile media, schemas and fetches. Each hostile input is refused with a clear
-`ValueError` within 1 s and 100 MB (time measured with `time.perf_counter`, memory with `tracemalloc`, or for Pillow's
-C buffers, which tracemalloc can't see, with `resource` in a fresh process), or handled as its item says. Every test
-here fails on the code before #23."""
+`ValueError` within 1 s and 100 MB (time as CPU time, `time.process_time`, so that a loaded machine fails no test;
+memory with `tracemalloc`, or for Pillow's C buffers, which tracemalloc can't see, with `resource` in a fresh process),
+or handled as its item says. Each item has a test here that fails on the code before #23; a few (marked "guard") check
+that the new code still does what the old did."""
 import io, json, math, os, socket, subprocess, sys, time, tracemalloc, warnings
 from pathlib import Path
 import httpx, pytest
@@ -21,7 +22,7 @@ def bounded(f, secs=1.0, mb=100):
     def run():
         try: return f()
         except ValueError as e: return e
-    t = time.perf_counter(); out = run(); dt = time.perf_counter() - t
+    t = time.process_time(); out = run(); dt = time.process_time() - t
     assert dt < secs, f'{dt:.2f} s'
     if mb is None: return out  # time alone: its memory is measured where the same work is
     tracemalloc.start()
@@ -59,10 +60,10 @@ for k, b in bombs.items():
                  bedrock=lambda: mk_msg([b, 'What is this?'], api='bedrock', fit=True),
                  thumb=lambda: thumb_image(b), decode=lambda: decode_image(b, long=1568))
     for n, f in calls.items():
-        t = time.perf_counter()
+        t = time.process_time()
         try: f(); e = None
         except ValueError as x: e = str(x)
-        out[f'{k} {n}'] = time.perf_counter() - t, e
+        out[f'{k} {n}'] = time.process_time() - t, e
 print(json.dumps(dict(out=out, grew=peak() - now)))
 '''
 
@@ -122,7 +123,7 @@ def test_gemini_schema_budget(n):
     assert len(json.dumps(body)) < 20_000
 
 def test_gemini_schema_small_refs_still_inlined():
-    "Within the budget nothing changes: definitions used a few times are inlined"
+    "(guard) Within the budget nothing changes: definitions used a few times are inlined"
     from msgkit.adapters.gemini import gemini_schema
     s = ref_chain(4)
     g = gemini_schema(s)
@@ -152,7 +153,7 @@ def test_jpeg_scan_linear():
         bounded(lambda: mk_msg([b, 'What is this?'], api='anthropic'), mb=None)
 
 def test_jpeg_scan_finds_the_frame():
-    "Segments are skipped whole (an EXIF segment holding the frame marker's bytes is not read as one), fill bytes too"
+    "(guard) Segments are skipped whole (an EXIF segment holding the frame marker's bytes is not read as one), fill bytes too"
     from PIL import Image
     b = io.BytesIO(); Image.new('RGB', (640, 480)).save(b, 'JPEG'); j = b.getvalue()
     fake = b'\xff\xc0\x00\x11\x08\x00\x10\x00\x10'  # a frame header claiming 16×16, inside an APP1 segment
@@ -237,7 +238,7 @@ def test_proxy_resolves_not_msgkit(no_dns):
     assert got == ['http://intranet.no-such-host.invalid/cat.png']
 
 def test_direct_client_still_checked(monkeypatch):
-    "A caller's plain client connects from here, so a name is still looked up and judged"
+    "(guard) A caller's plain client connects from here, so a name is still looked up and judged"
     monkeypatch.setattr(FM, '_lookup', lambda host: [__import__('ipaddress').ip_address('10.1.2.3')])
     with httpx.Client() as c:
         with pytest.raises(FetchError, match=r'\(10\.1\.2\.3\): refused'): fetch('http://internal.example/x', client=c)

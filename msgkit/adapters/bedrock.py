@@ -17,7 +17,7 @@ from ..losses import lose
 from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
-from .anthropic import claude_image_tokens, claude_tool_prompt
+from .anthropic import claude_image_tokens, claude_tool_prompt, chk_thinking
 
 # %% ../../nbs/25_bedrock.ipynb #da52420d
 _fmt = {'image/png':'png', 'image/jpeg':'jpeg', 'image/gif':'gif', 'image/webp':'webp',
@@ -69,6 +69,7 @@ class BedrockAdapter(Adapter):
     msg_shape,block_shape = _bmsg,_bblock
     # botocore's ToolUseId; "A conversation must start with a user message"
     id_chars,id_max,first_user = 'A-Za-z0-9_-',64,True
+    name_chars = 'a-zA-Z0-9_-'  # tool names: ^[a-zA-Z0-9_-]{1,64}$
     def text_msg(self, role, s): return dict(role=role, content=[dict(text=s)])
     def text_of(self, d, role):
         "The text of a message of `role` holding just text: `{'role', 'content'}`, with a string or one text block"
@@ -90,7 +91,9 @@ def part(self:BedrockAdapter, p, role='user'):
     if p.type=='tool_result':
         if any(o.type=='audio' for o in p.content):
             raise InputError("api='bedrock' takes no audio in a tool result: text, JSON, images, documents and video")
-        d = dict(toolUseId=p.id or p.name, content=[self.part(o) for o in p.content])
+        # blank text is refused ("The text field in the ContentBlock object is blank"): an empty result is empty JSON
+        c = [self.part(o) for o in p.content if not (o.type=='text' and not o.text.strip())]
+        d = dict(toolUseId=p.id or p.name, content=c or [dict(json={})])
         return dict(toolResult={**d, 'status':'error'} if p.is_error else d)
     if 'file' in p: src = dict(s3Location=dict(uri=p.file))
     elif 'chunks' in p: src = dict(content=[dict(text=o) for o in p.chunks])
@@ -113,7 +116,9 @@ def msg(self:BedrockAdapter, role, blocks):
 @patch
 def reasoning(self:BedrockAdapter, p, **kw):
     "Reasoning whose text and signature a reader kept without its block (a Claude signature: every Claude platform's)"
-    if p.get('api') is None and p.get('signature') and p.get('text') is not None:
+    # "signature values are compatible across platforms (Claude APIs, Amazon Bedrock, and Vertex AI)" (extended
+    # thinking docs): Claude's thinking from the Anthropic API goes back to Claude on Bedrock
+    if p.get('api') in (None,'anthropic') and p.get('signature') and p.get('text') is not None:
         return dict(reasoningContent=dict(reasoningText=dict(text=p.text, signature=p.signature)))
 
 # %% ../../nbs/25_bedrock.ipynb #46b06588
@@ -144,8 +149,9 @@ def request(
         tc = dict(tools=tools or [])
         if tool_choice is not None:
             c = chk_choice(tool_choice)
-            if c=='none': raise no_opt(self.name, "tool_choice 'none'",
-                                       "Converse's toolChoice is auto, any or a tool: leave the tools out", 'tool_choice')
+            if c=='none':
+                raise no_opt(self.name, "tool_choice 'none'",
+                             "Converse's toolChoice is auto, any or a tool: leave the tools out", 'tool_choice')
             tc['toolChoice'] = {'auto':dict(auto={}), 'required':dict(any={})}.get(c) or dict(tool=dict(name=c))
         r['toolConfig'] = tc
     ic = dict(maxTokens=max_tokens, temperature=temperature, topP=top_p,
@@ -168,7 +174,11 @@ def request(
     elif reasoning is not None:
         raise InputTypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
     if oc: r['outputConfig'] = oc
-    return merge_fields(r, kw)
+    r = merge_fields(r, kw)
+    # Claude's rules for thinking (`chk_thinking`, in the anthropic adapter)
+    amr = r.get('additionalModelRequestFields') or {}
+    chk_thinking(self.name, amr.get('thinking'), msgs, (r.get('toolConfig') or {}).get('toolChoice'), model)
+    return r
 
 # %% ../../nbs/25_bedrock.ipynb #4d455473
 BedrockAdapter.fields = tuple('''system inferenceConfig toolConfig guardrailConfig projectIdentifier
@@ -200,7 +210,7 @@ def parse_tool(self:BedrockAdapter, d):
 
 @patch
 def tool(self:BedrockAdapter, t, strict=False):
-    self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
+    t = Tool({**t, 'name':self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')})
     d = dict(name=t.name, **({'description':t.description} if t.description else {}), inputSchema=dict(json=t.schema))
     return dict(toolSpec={**d, 'strict':True} if strict or t.get('strict') else d)
 
