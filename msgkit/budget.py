@@ -39,6 +39,9 @@ def part_tokens(p, ad, model=None, detail=None)->int:
 
 def turn_tokens(t, ad, model=None, detail=None)->int:
     "Estimated tokens of neutral turn `t`"
+    if not isinstance(t.role, str):  # est_tokens and trim read a history without rendering it: its roles unchecked
+        raise InputError(f"api={ad.name!r} takes a message's role as text ('user', 'assistant', ...), "
+                         f"not {t.role!r:.60}")
     return ad.est_msg(t, model) + sum(part_tokens(p, ad, model, detail) for p in t.parts)
 
 # %% ../nbs/50_budget.ipynb #d8c592ff

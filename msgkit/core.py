@@ -211,6 +211,10 @@ def mk_doc(
     citations:bool=True, # Enable citations (Anthropic)
 ):
     "A document block for `api`"
+    for k,v in dict(content=content, title=title, context=context).items():
+        if isinstance(v, str) and not v.isascii():
+            try: v.encode()
+            except UnicodeEncodeError as e: raise InputError(f"mk_doc's {k} is not text UTF-8 can write: {e}") from None
     p = doc_part(content, title=title, context=context, citations=citations)
     return p if api is None else obj(get_api(api).part(p))
 

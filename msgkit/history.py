@@ -71,7 +71,8 @@ def read_part(o, ad=None)->Part:
     if is_sdk(o): o = dump(o)
     if isinstance(o, dict) and not isinstance(o, Part):
         o0,o = o,drop_none(o)  # a `model_dump()` that kept its `None` fields says no more than one without them
-        if isinstance(o.get('type'), (dict, list, set)):  # every API's is text (a number: no API's, refused below)
+        if getattr(type(o.get('type')), '__hash__', None) is None:  # a dict, a list: every API's is text (a number:
+            # no API's, refused below as unrecognised)
             raise InputTypeError(f"A content block's type is text{f' for api={ad.name!r}' if ad else ''}, "
                                  f"not a {type(o['type']).__name__}: {o['type']!r:.60}")
         src = owner(o, ad=ad)
@@ -123,7 +124,10 @@ def resp_turns(x, ad=None):
     "`(turns, adapter)` of SDK response `x` (or its dict form) of any API, or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
     for src in all_adapters(ad):
-        its = src.items(x)
+        try: its = src.items(x)
+        except (KeyError, IndexError, AttributeError, TypeError) as e:  # its form, with a field of the wrong kind
+            raise (InputTypeError if isinstance(e, TypeError) else InputError)(
+                f"Malformed {src.name} response ({type(e).__name__}: {e}): {str(x)[:100]}") from None
         if its is None: continue
         model = src.model_of(x)
         ts = [t for d in its for t in _read_dict(d, 'assistant', src) or _item_turns(d, src)]
