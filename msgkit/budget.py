@@ -29,6 +29,8 @@ def part_tokens(p, ad, model=None, detail=None)->int:
     if t=='text': return ad.est_text(p.text, model)
     if t=='image': return ad.est_image(_px(p), model, p.get('detail') or detail)
     if t=='document':
+        if not isinstance(p.get('title'), (str, type(None))):
+            raise InputTypeError(f"api={ad.name!r} takes a document's title as text, not {p.title!r:.60}")
         if p.get('mt')=='application/pdf': return ad.est_pdf(pdf_pages(p.data) if p.get('data') else None, model, p)
         return ad.est_text(doc_text(p, '\n'), model) + ad.est_text(p.get('title') or '', model)
     if t in ('audio','video'): return ad.est_av(t, media_secs(p.get('data'), p.get('mt')), model)

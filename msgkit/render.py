@@ -43,6 +43,8 @@ def render_part(p, ad, role='user', kw=None, fetch=None):
         if b is None: lose(what(p), _unsent(p, ad))
         return b
     p = chk_calls(p, role)
+    if p.type=='document' and not isinstance(p.get('title'), (str, type(None))):
+        raise InputTypeError(f"api={ad.name!r} takes a document's title as text, not {p.title!r:.60}")
     if fetch is not None and 'url' in p and p.type!='text' and not ad.takes(p): p = fetch(p)
     b = ad.part(p, role, **(kw or {}))
     for k in p.get('extras') or (): lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")
