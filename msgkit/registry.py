@@ -102,7 +102,8 @@ def neutral_role(r):
     if r in ('user','assistant') or r is None: return r
     if not isinstance(r, str):  # a number: the adapter's role check refuses it; a dict or list can't be looked up
         if getattr(type(r), '__hash__', None) is None:
-            raise InputTypeError(f"A message's role is text ('user', 'assistant', ...), not a {type(r).__name__}")
+            raise InputTypeError(f"msgkit takes a message's role as text ('user', 'assistant', ...), "
+                                 f"not a {type(r).__name__}")
         return r
     for o in all_adapters(): r = o.role_map.get(r, r)
     return r

@@ -22,7 +22,7 @@ def _chk_id(p):
     "A tool call's or result's id and name are text or `None` (every API's are), never a dict or a list"
     for k in ('id','name'):
         if isinstance(v := p.get(k), (dict, list, set)):
-            raise InputTypeError(f"A tool {p.type.removeprefix('tool_')}'s {k} is text, not {v!r:.60}")
+            raise InputTypeError(f"msgkit takes a tool {p.type.removeprefix('tool_')}'s {k} as text, not {v!r:.60}")
 
 def pair_ids(turns:list, needs_ids=True)->list:
     "Turns whose tool results carry their call's name, and (if `needs_ids`) whose id-less calls and results share ids"
