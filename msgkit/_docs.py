@@ -244,7 +244,8 @@ docs = {
     '    s: (not documented)\n'
     '    defs: (not documented) (default None)\n'
     "    path: (not documented) (default '$')\n"
-    '    depth: (not documented) (default 0)',
+    '    depth: (not documented) (default 0)\n'
+    '    left: (not documented) (default None)',
 'msgkit.adapters.gemini.rest_json':
     '`x` with lowerCamelCase field names and base64 bytes; the values of user-named fields as they are\n'
     '\n'
@@ -1168,7 +1169,7 @@ docs = {
     '    max_bytes: Refuse bodies larger than this, as sent or as decoded (default 50000000)\n'
     '    timeout: Seconds for the whole fetch: every redirect hop and every byte (default 30)\n'
     '    max_redirects: Redirects to follow (default 5)\n'
-    '    allow_private: Fetch from loopback, private and link-local addresses too (default False)\n'
+    '    allow_private: `True`: private and loopback too (not link-local or metadata); or the hosts/networks to allow (default False)\n'
     "    expect: What the URL's block claims: a kind ('image', 'document', 'audio', 'video') or a media type (default None)\n"
     '    **kw: Extra part fields (`title`, `filename`, ...)',
 'msgkit.download.fetch_part':
@@ -1249,16 +1250,33 @@ docs = {
     '    p: (not documented)\n'
     '    ad: (not documented)\n'
     '    n: (not documented) (default 1)',
+'msgkit.fit.px_over':
+    'Why an image of `size` (`(w, h)` from its header) is too large to decode, or `None` (a JPEG drafted for `long`)\n'
+    '\n'
+    'Parameters:\n'
+    '    size: (not documented)\n'
+    '    jpeg: (not documented) (default False)\n'
+    '    long: (not documented) (default None)\n'
+    '    max_px: (not documented) (default None)',
 'msgkit.fit.upright':
     "`im` turned as its EXIF says: a phone's portrait photo upright (re-encoded pixels lose the EXIF that turned it)\n"
     '\n'
     'Parameters:\n'
     '    im: (not documented)',
-'msgkit.fit.open_image':
-    'The first frame of image bytes `data` as a Pillow image, upright (`None` without Pillow)\n'
+'msgkit.fit.decode_image':
+    '`(image, (w, h))`: the first frame of `data` upright, and its full upright size; over the budget an `InputError`\n'
     '\n'
     'Parameters:\n'
-    '    data: (not documented)',
+    '    data: Image bytes\n'
+    '    long: The long edge wanted: a JPEG is decoded smaller, at least this size (`None`: whole) (default None)\n'
+    '    max_px: The most pixels to decode (`None`: `MAX_PIXELS`) (default None)',
+'msgkit.fit.open_image':
+    'The first frame of image bytes `data` as a Pillow image, upright, within the budget (`None` without Pillow)\n'
+    '\n'
+    'Parameters:\n'
+    '    data: (not documented)\n'
+    '    long: (not documented) (default None)\n'
+    '    max_px: (not documented) (default None)',
 'msgkit.fit.bits8':
     'Pillow image `im` with 8 bits a channel: 16-bit grey (and 32-bit grey above 255) scaled down to `L`\n'
     '\n'
@@ -1282,6 +1300,13 @@ docs = {
     'Parameters:\n'
     '    turns: (not documented)\n'
     '    ad: (not documented)',
+'msgkit.fit.thumb_image':
+    '`data` as a Pillow image at most `px` a side, upright, 8 bits a channel (`None` without Pillow), within the budget\n'
+    '\n'
+    'Parameters:\n'
+    '    data: Image bytes\n'
+    "    px: The thumbnail's longest side (default 256)\n"
+    '    max_px: The most pixels to decode (`None`: `MAX_PIXELS`) (default None)',
 'msgkit.history.read_history':
     'The neutral history (a list of `Turn`s) of `h`: items without a role of their own alternate with the one before\n'
     '\n'
@@ -1715,7 +1740,7 @@ docs = {
     'Parameters:\n'
     '    e: (not documented)',
 'msgkit.parts.jsonable':
-    '`x` with every `bytes` value as base64 text, ready for `json.dumps`\n'
+    "`x` as `json.dumps(x, allow_nan=False)` takes it, bytes as base64 text; what JSON can't hold, an error naming it\n"
     '\n'
     'Parameters:\n'
     '    x: Anything msgkit returns: dicts, lists and values, `bytes` among them',

@@ -140,7 +140,10 @@ def read_batch(
 ):
     "`(id, response)` for each line of a batch job's output: the response dict, or a `BatchError` for a failed request"
     for i,o in enumerate(lines):
-        if isinstance(o, (bytes,bytearray)): o = o.decode()
+        if isinstance(o, (bytes,bytearray)):
+            try: o = o.decode()
+            except UnicodeDecodeError as e:
+                raise InputError(f"Line {i+1} of the batch output is not UTF-8 text: {e}") from None
         if isinstance(o, str):
             if not o.strip(): continue
             try: o = json.loads(o)

@@ -29,6 +29,8 @@ def part_tokens(p, ad, model=None, detail=None)->int:
     if t=='text': return ad.est_text(p.text, model)
     if t=='image': return ad.est_image(_px(p), model, p.get('detail') or ad.detail_of(p) or detail)  # its own first
     if t=='document':
+        if not isinstance(p.get('title'), (str, type(None))):
+            raise InputTypeError(f"api={ad.name!r} takes a document's title as text, not {p.title!r:.60}")
         if p.get('mt')=='application/pdf': return ad.est_pdf(pdf_pages(p.data) if p.get('data') else None, model, p)
         return ad.est_text(doc_text(p, '\n'), model) + ad.est_text(p.get('title') or '', model)
     if t in ('audio','video'): return ad.est_av(t, media_secs(p.get('data'), p.get('mt')), model)
@@ -39,6 +41,9 @@ def part_tokens(p, ad, model=None, detail=None)->int:
 
 def turn_tokens(t, ad, model=None, detail=None)->int:
     "Estimated tokens of neutral turn `t`"
+    if not isinstance(t.role, str):  # est_tokens and trim read a history without rendering it: its roles unchecked
+        raise InputError(f"api={ad.name!r} takes a message's role as text ('user', 'assistant', ...), "
+                         f"not {t.role!r:.60}")
     return ad.est_msg(t, model) + sum(part_tokens(p, ad, model, detail) for p in t.parts)
 
 # %% ../nbs/50_budget.ipynb #d8c592ff

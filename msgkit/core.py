@@ -142,7 +142,12 @@ def _res_part(o):
         p = parse_with(owner(o), o)
         if p.type in ('text','image','document','audio','video') and 'raw' not in p: return p
     if isinstance(o, (bytes,bytearray,Path,Part)) or is_pil(o): return to_part(o)
-    return text_part(o if isinstance(o, str) else json.dumps(o))
+    if isinstance(o, str): return text_part(o)
+    try: return text_part(json.dumps(o))
+    except (TypeError, ValueError): pass  # what JSON can't hold, named by `jsonable` (which writes bytes as base64)
+    try: return text_part(json.dumps(jsonable(o)))
+    except MsgkitError as e:
+        raise type(e)(f"mk_toolres's result: {e}. A result is text, media, blocks or JSON data") from None
 
 def _res_parts(r)->list:
     "Tool result `r` as parts: media and blocks (`mk_doc(...)`, say) as themselves, any other value as JSON text"
@@ -206,6 +211,10 @@ def mk_doc(
     citations:bool=True, # Enable citations (Anthropic)
 ):
     "A document block for `api`"
+    for k,v in dict(content=content, title=title, context=context).items():
+        if isinstance(v, str) and not v.isascii():
+            try: v.encode()
+            except UnicodeEncodeError as e: raise InputError(f"mk_doc's {k} is not text UTF-8 can write: {e}") from None
     p = doc_part(content, title=title, context=context, citations=citations)
     return p if api is None else obj(get_api(api).part(p))
 

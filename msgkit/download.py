@@ -36,37 +36,83 @@ def _resolve(host:str)->list:
     except ValueError: return _lookup(host)
 
 def _embedded(ip):
-    "The IPv4 addresses an IPv6 one carries: mapped, compatible, NAT64 (64:ff9b::/96), 6to4, Teredo, translated"
+    "The IPv4 addresses an IPv6 one carries: mapped, compatible, NAT64 (its local-use /48 in each form), 6to4, Teredo"
     if ip.version==4: return []
     n,out = int(ip),[ip.ipv4_mapped, ip.sixtofour, ip.teredo and ip.teredo[1]]
     if n>>32==0 or n>>32==0xffff0000 or n>>32==0x0064ff9b<<64: out.append(ipaddress.IPv4Address(n & 0xffffffff))
+    if n>>80==0x64ff9b0001:  # RFC 8215's 64:ff9b:1::/48: the IPv4 where RFC 6052 puts it for a /48, /56, /64, /96
+        v4 = (n>>64 & 0xffff)<<16 | n>>40 & 0xffff, (n>>64 & 0xff)<<24 | n>>32 & 0xffffff
+        out += map(ipaddress.IPv4Address, (*v4, n>>24 & 0xffffffff, n & 0xffffffff))
     return [o for o in out if o]
+
+# local-use NAT64 (RFC 8215) and site-local (RFC 3879): not global, though Python 3.11's `is_global` says they are
+_not_global = [ipaddress.ip_network(o) for o in ('64:ff9b:1::/48', 'fec0::/10')]
 
 def _public(ip)->bool:
     "Is `ip` a public address, and so is every IPv4 address it carries?"
-    return all(o.is_global and not o.is_multicast for o in [ip, *_embedded(ip)])
+    return all(o.is_global and not o.is_multicast and not any(o in n for n in _not_global)
+               for o in [ip, *_embedded(ip)])
+
+# %% ../nbs/40_download.ipynb #87aa3a5f
+_cloud_ips = {ipaddress.ip_address(o) for o in ('100.100.100.200', 'fd00:ec2::254')}  # Alibaba's, AWS's over IPv6
+_cloud_names = {'metadata.google.internal'}  # 169.254.169.254 by name (GCP); the other clouds' are link-local
+
+def _cloud(ip)->bool:
+    "Is `ip` (or an IPv4 address it carries) link-local or a cloud's metadata service?"
+    return any(o.is_link_local or o in _cloud_ips for o in [ip, *_embedded(ip)])
+
+def _allow(a)->tuple:
+    "`allow_private` as `(every private address but the cloud's, the host names named, the networks named)`"
+    if isinstance(a, tuple): return a
+    if a is None or isinstance(a, bool): return bool(a), set(), []
+    if isinstance(a, str): a = [a]
+    if not isinstance(a, (list, set, frozenset)) or not all(isinstance(o, str) for o in a):
+        raise InputTypeError(f"allow_private is True, False, or the hosts or networks to allow, not {a!r}")
+    nets,names = [],set()
+    for o in a:
+        try: nets.append(ipaddress.ip_network(o.strip('[]'), strict=False))
+        except ValueError: names.add(o.rstrip('.').lower())
+    return False, names, nets
+
+def _ok(ip, allow)->bool:
+    "May a fetch connect to `ip` under `allow` (`_allow`'s)?"
+    every,_,nets = allow
+    return _public(ip) or any(ip in n for n in nets) or every and not _cloud(ip)
 
 # %% ../nbs/40_download.ipynb #917247f3
-def _chk_host(u, allow_private):
-    "A `FetchError` if `u`'s host is, or resolves to, an address that isn't public (unless `allow_private`)"
+_loopback = ipaddress.ip_address('127.0.0.1')
+
+def _chk_host(u, allow_private, direct=True):
+    "A `FetchError` unless `u`'s host may be fetched under `allow_private`; a name is resolved here only if `direct`"
     try: host = urlsplit(u).hostname
     except ValueError as e: raise FetchError(f"{u[:200]!r} is not a valid URL: {e}") from None
     if not host: raise FetchError(f"{u[:200]!r} names no host")
-    if allow_private: return
-    try: ips = _resolve(host)
-    except FetchError as e: raise FetchError(f"Can't fetch {u}: {e}") from None
-    bad = [str(ip) for ip in ips if not _public(ip)]
-    if bad: raise FetchError(f"{u} is on a private, loopback or link-local address ({', '.join(bad)}): refused; "
-                             "pass allow_private=True to fetch from your own network")
+    every,names,nets = allow = _allow(allow_private)
+    if (h := host.rstrip('.').lower()) in names: return
+    if h in _cloud_names: raise FetchError(f"{u} is a cloud's metadata service: refused; "
+                                           f"name it (allow_private={h!r}) to fetch from it")
+    try: ips = [ipaddress.ip_address(host.strip('[]'))]
+    except ValueError:
+        if not direct: ips = [_loopback] if h=='localhost' or h.endswith('.localhost') else []  # RFC 6761
+        else:
+            try: ips = _lookup(host)
+            except FetchError as e: raise FetchError(f"Can't fetch {u}: {e}") from None
+    if bad := [str(ip) for ip in ips if not _ok(ip, allow)]:
+        if every: raise FetchError(f"{u} is on a link-local address or a cloud's metadata service ({', '.join(bad)}): "
+                                   f"refused, even with allow_private=True; name it (allow_private={bad[0]!r}) "
+                                   "to fetch from it")
+        raise FetchError(f"{u} is on a private, loopback or link-local address ({', '.join(bad)}): refused; "
+                         "pass allow_private=True to fetch from your own network")
 
 # %% ../nbs/40_download.ipynb #a75c2555
 def _client(timeout, allow_private):
     "An `httpx.Client` that connects only to an address it checked: no second DNS lookup for a rebinding server"
     import httpx, httpcore
+    allow = _allow(allow_private)
     class Backend(httpcore.SyncBackend):
         def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
             ips = _resolve(host)
-            if not allow_private and not all(map(_public, ips)):
+            if host.rstrip('.').lower() not in allow[1] and not all(_ok(ip, allow) for ip in ips):
                 raise FetchError(f"{host} resolves to a private address at connect time: refused")
             return super().connect_tcp(str(ips[0]), port, timeout, local_address, socket_options)
     tr = httpx.HTTPTransport()
@@ -162,14 +208,27 @@ def _origin(u):
 
 # %% ../nbs/40_download.ipynb #41a00905
 def _send(cli, u, at_home, tmo, run):
-    "The response to the GET for hop `u`, unfollowed and streamed, with its client's credentials only `at_home`"
+    "The response to the GET for hop `u`, unfollowed and streamed; its client's credentials and hooks only `at_home`"
     import httpx
     req = _req(cli, u, at_home, tmo, run.trace)
-    # a client's auth= only at home
-    try: return cli.send(req, stream=True, follow_redirects=False, **({} if at_home else {'auth':None}))
+    try:
+        if at_home: return cli.send(req, stream=True, follow_redirects=False)
+        if not hasattr(cli, '_transport_for_url'):
+            raise FetchError(f"{type(cli).__name__} can't send {u} without its own hooks: use an httpx.Client")
+        r = cli._transport_for_url(req.url).handle_request(req)  # no auth, cookies or event hooks of the client
+        r.request = req
+        return r
     except httpx.InvalidURL as e:  # httpx parses a redirect's Location even when not following it
         raise FetchError(f"Only http(s) URLs are fetched: {u} redirects to a URL that isn't one ({e})") from None
     except FetchError as e: raise FetchError(f"GET {u}: {e}") from None  # the connect-time check knows only the host
+
+def _direct(cli, u)->bool:
+    "Does `cli` connect to `u`'s host itself, by this machine's DNS (no proxy, mock or transport of its own)?"
+    import httpx, httpcore
+    if not hasattr(cli, '_transport_for_url'): return True  # can't tell: judged as if it did
+    try: tr = cli._transport_for_url(httpx.URL(u))
+    except httpx.InvalidURL as e: raise FetchError(f"{u[:200]!r} is not a valid URL: {e}") from None
+    return isinstance(tr, httpx.HTTPTransport) and type(getattr(tr, '_pool', None)) is httpcore.ConnectionPool
 
 # %% ../nbs/40_download.ipynb #6bf6f35f
 def _get(cli, u, max_bytes, max_redirects, timeout, allow_private, run):
@@ -182,7 +241,7 @@ def _get(cli, u, max_bytes, max_redirects, timeout, allow_private, run):
         return t
     for _ in range(max_redirects+1):
         _chk_scheme(u)
-        _chk_host(u, allow_private)
+        _chk_host(u, allow_private, _direct(cli, u))
         try:
             at_home = home is not None and _origin(u)==home
             if not at_home: home = None  # once away, never home again: a hop back gets no credentials either
@@ -220,13 +279,14 @@ def fetch(
     max_bytes:int=50_000_000, # Refuse bodies larger than this, as sent or as decoded
     timeout:float=30, # Seconds for the whole fetch: every redirect hop and every byte
     max_redirects:int=5, # Redirects to follow
-    allow_private:bool=False, # Fetch from loopback, private and link-local addresses too
+    allow_private=False, # `True`: private and loopback too (not link-local or metadata); or the hosts/networks to allow
     expect:str=None, # What the URL's block claims: a kind ('image', 'document', 'audio', 'video') or a media type
     **kw, # Extra part fields (`title`, `filename`, ...)
 )->Part:
     "Download `u` into a media part, its type sniffed from the bytes"
     if isinstance(u, Part): u = u.url
     _chk_scheme(u)
+    allow_private = _allow(allow_private)
     cli,run,box = client or _client(timeout, allow_private),_Run(),{}
     def work():
         try: box['r'] = _get(cli, u, max_bytes, max_redirects, timeout, allow_private, run)

@@ -55,6 +55,7 @@ def parse_with(src, d, what='block'):
 
 def owner(d, test='reads', ad=None):
     "The adapter (`ad` first) that reads block `d` (or, with `test='owns_item'`, whose top-level item `d` is)"
+    if isinstance(d, dict) and not isinstance(d.get('type', ''), str): return None  # every API names a type in text
     return next((o for o in all_adapters(ad) if getattr(o, test)(d)), None)
 
 # %% ../nbs/09_history.ipynb #75da91c5
@@ -70,6 +71,10 @@ def read_part(o, ad=None, in_msg=False)->Part:
     if is_sdk(o): o = dump(o)
     if isinstance(o, dict) and not isinstance(o, Part):
         o0,o = o,drop_none(o)  # a `model_dump()` that kept its `None` fields says no more than one without them
+        if getattr(type(o.get('type')), '__hash__', None) is None:  # a dict, a list: every API's is text (a number:
+            # no API's, refused below as unrecognised)
+            raise InputTypeError(f"A content block's type is text{f' for api={ad.name!r}' if ad else ''}, "
+                                 f"not a {type(o['type']).__name__}: {o['type']!r:.60}")
         src = owner(o, ad=ad)
         if src is None and o.get('type') in NTYPES: return neutral_part(o)
         # a typed block no adapter or reader knows, in a message's content (a provider's newer or beta block, another
@@ -123,7 +128,10 @@ def resp_turns(x, ad=None):
     "`(turns, adapter)` of SDK response `x` (or its dict form) of any API, or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
     for src in all_adapters(ad):
-        its = src.items(x)
+        try: its = src.items(x)
+        except (KeyError, IndexError, AttributeError, TypeError) as e:  # its form, with a field of the wrong kind
+            raise (InputTypeError if isinstance(e, TypeError) else InputError)(
+                f"Malformed {src.name} response ({type(e).__name__}: {e}): {str(x)[:100]}") from None
         if its is None: continue
         model = src.model_of(x)
         ts = [t for d in its for t in _read_dict(d, 'assistant', src) or _item_turns(d, src)]
@@ -139,8 +147,8 @@ def is_entry(d)->bool:
     if isinstance(d, Turn): return True
     if is_sdk(d) and any(o.reads(d) for o in all_readers()): return True
     return (isinstance(d, dict) and not isinstance(d, Part)
-            and (is_turn(d) or any(o.reads(d) for o in all_readers())
-                 or any(o.owns_item(d) or o.split_msg(d) for o in all_adapters())))
+            and (is_turn(d) or isinstance(d.get('type', ''), str) and (any(o.reads(d) for o in all_readers())
+                 or any(o.owns_item(d) or o.split_msg(d) for o in all_adapters()))))
 
 def _entries(x):
     "Is `x` a list of history items (as `mk_toolres` returns), or of such lists, to be expanded in place?"

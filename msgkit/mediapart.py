@@ -67,6 +67,8 @@ def media_url(
     **kw, # Extra part fields
 )->Part:
     "A media part that points at URL `s`"
+    if not isinstance(s, str): raise InputTypeError(f"media_url's s is an http(s) URL, as text: not {s!r:.60}")
+    if not isinstance(mt, (str, type(None))): raise InputTypeError(f"media_url's mt is a media type, not {mt!r}")
     if not is_url(s): raise InputError(f"Not an http(s) URL: {s[:80]!r}")
     mt = mt or url_type(s)
     if not mt: raise InputError(f"The URL's path names no media type; say it: media_url({s!r}, mt='image/png')")
@@ -250,6 +252,9 @@ def provider_file(
     **kw, # Extra part fields (`title`, ...)
 )->Part:
     "A part for a file already uploaded to a provider"
+    for k,v in dict(ref=ref, mt=mt).items():
+        if not isinstance(v, str):
+            raise InputTypeError(f"provider_file(api={api!r}): {k} is text, not {v!r:.60}")
     kind = media_kind(mt)
     if not kind: raise InputError(f"{mt} is not an image, audio, video or document type")
     return Part(type=kind, mt=mt, file=ref, api=get_api(api).file_api if api else file_api(ref), **kw)

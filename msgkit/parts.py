@@ -214,15 +214,47 @@ def ev_dict(e)->dict:
     return drop_none(dict(e), keep=_OPAQUE)
 
 # %% ../nbs/03_parts.ipynb #b676d194
+import math, numbers
+
+_DEEP = 200  # the most levels of nesting `jsonable` writes: JSON encoders (Python's among them) stop near 1000
+_give = {'set':'a list', 'frozenset':'a list', 'range':'a list', 'complex':'two numbers', 'ellipsis':'a value',
+         'function':'its result', 'builtin_function_or_method':'its result', 'method':'its result', 'type':'a value',
+         'Decimal':'a float, or the number as text'}
+
+def _short(x): import reprlib; return reprlib.repr(x)
+def _at(at): return ''.join(f'[{k}]' if isinstance(k, int) else f'.{k}' for k in at).lstrip('.') or 'the value'
+
+def _jkey(k, at):
+    "Dict key `k` as JSON spells it (a str; numbers, bools and `None` as `json.dumps` writes them)"
+    if isinstance(k, str): return k
+    if k is None or isinstance(k, (bool, int)) or isinstance(k, float) and math.isfinite(k): return json.dumps(k)
+    raise InputTypeError(f"{_at(at)} has a {type(k).__name__} key ({_short(k)}), which JSON can't hold: "
+                         "keys are text")
+
+def _json(x, at, depth):
+    "`x` (at path `at`, `depth` levels down) as JSON takes it"
+    if x is None or isinstance(x, (str, bool, int)): return x
+    if isinstance(x, (dict, list, tuple)) and depth>_DEEP:
+        raise InputError(f"{_at(at)} is nested more than {_DEEP} levels deep: too deep for JSON")
+    if isinstance(x, dict): return {_jkey(k, at):_json(v, (*at, k), depth+1) for k,v in x.items()}
+    if isinstance(x, (list, tuple)): return [_json(o, (*at, i), depth+1) for i,o in enumerate(x)]
+    if isinstance(x, (bytes, bytearray, memoryview)): return b64(x if type(x) is bytes else bytes(x))
+    if isinstance(x, numbers.Integral): return int(x)  # numpy's, say
+    if isinstance(x, numbers.Real):
+        if math.isfinite(x): return float(x)
+        raise InputError(f"{_at(at)} is {x!r}, which JSON can't hold (json.dumps(allow_nan=False) refuses it): "
+                         "give a finite number or None")
+    if hasattr(x, 'model_dump') and not isinstance(x, type): return _json(dump(x), at, depth)
+    n = type(x).__name__
+    raise InputTypeError(f"{_at(at)} is {'an' if n[0] in 'aeiou' else 'a'} {n} ({_short(x)}), which JSON can't hold: "
+                         f"give {_give.get(n, 'plain data (dicts, lists, text, numbers, True/False/None)')}")
+
 @guard("dicts, lists and bytes")
 def jsonable(
     x, # Anything msgkit returns: dicts, lists and values, `bytes` among them
 ):
-    "`x` with every `bytes` value as base64 text, ready for `json.dumps`"
-    if isinstance(x, (bytes,bytearray)): return b64(x)
-    if isinstance(x, dict): return {k:jsonable(v) for k,v in x.items()}
-    if isinstance(x, (list,tuple)): return [jsonable(o) for o in x]
-    return x
+    "`x` as `json.dumps(x, allow_nan=False)` takes it, bytes as base64 text; what JSON can't hold, an error naming it"
+    return _json(x, (), 0)
 
 # %% ../nbs/03_parts.ipynb #b57ae50f
 class Appender:

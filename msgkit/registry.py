@@ -116,7 +116,12 @@ def all_readers()->list:
 # %% ../nbs/07_registry.ipynb #5174a0e0
 def neutral_role(r):
     "The neutral name of role `r` (Gemini's 'model' is 'assistant')"
-    if r in ('user','assistant'): return r
+    if r in ('user','assistant') or r is None: return r
+    if not isinstance(r, str):  # a number: the adapter's role check refuses it; a dict or list can't be looked up
+        if getattr(type(r), '__hash__', None) is None:
+            raise InputTypeError(f"msgkit takes a message's role as text ('user', 'assistant', ...), "
+                                 f"not a {type(r).__name__}")
+        return r
     for o in all_adapters(): r = o.role_map.get(r, r)
     return r
 

@@ -44,6 +44,8 @@ def render_part(p, ad, role='user', kw=None, fetch=None):
         if b is None: lose(what(p), _unsent(p, ad))
         return b
     p = chk_calls(p, role)
+    if p.type=='document' and not isinstance(p.get('title'), (str, type(None))):
+        raise InputTypeError(f"api={ad.name!r} takes a document's title as text, not {p.title!r:.60}")
     if fetch is not None and 'url' in p and p.type!='text' and not ad.takes(p): p = fetch(p)
     # media of a kind the API has no place for, from another API's block (audio in a history sent to Claude): reported
     # and left out; the same media in hand (`mk_msg(audio_bytes, ...)`) stays an error, to send elsewhere

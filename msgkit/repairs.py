@@ -18,12 +18,19 @@ def where_of(t, j=None)->str:
     "Where turn `t` (and its part `j`) came from, for a loss report: 'msgs[3] part 1'"
     return ('content' if t.get('at') is None else f"msgs[{t.at}]") + ('' if j is None else f" part {j}")
 
+def _chk_id(p):
+    "A tool call's or result's id and name are text or `None` (every API's are), never a dict or a list"
+    for k in ('id','name'):
+        if isinstance(v := p.get(k), (dict, list, set)):
+            raise InputTypeError(f"msgkit takes a tool {p.type.removeprefix('tool_')}'s {k} as text, not {v!r:.60}")
+
 def pair_ids(turns:list, needs_ids=True)->list:
     "Turns whose tool results carry their call's name, and (if `needs_ids`) whose id-less calls and results share ids"
     names,pending,seen,out = {},{},{},[]
     for t in turns:
         ps = []
         for p in t.parts:
+            if p.type in ('tool_call','tool_result'): _chk_id(p)
             if p.type=='tool_call':
                 if p.id is None and needs_ids: p = edit_part(p, id=next_call_id(seen, p.name, p.args))
                 names[p.id] = p.name

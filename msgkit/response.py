@@ -48,8 +48,13 @@ def msg_text(
 def _resp(x, how):
     "`how` (usage or finish) of response `x`: an API's response, or a message of a format that carries it"
     for o in all_adapters():
-        r = o.resp(x)
-        if r is not None: return getattr(o, how)(r)
+        try:
+            r = o.resp(x)
+            if r is not None: return getattr(o, how)(r)
+        except (KeyError, IndexError, AttributeError, TypeError) as e:  # its form, with a field of the wrong kind
+            raise (InputTypeError if isinstance(e, TypeError) else InputError)(
+                f"Malformed {o.name} response: its {how} can't be read ({type(e).__name__}: {e}): {str(x)[:80]}"
+            ) from None
     for o in all_readers():
         if o.reads(x):
             r = getattr(o, how)(x)

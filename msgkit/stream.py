@@ -17,7 +17,12 @@ def _events(x):
     if isinstance(x, dict) and 'stream' in x: x = x['stream']
     if isinstance(x, (str,bytes,dict)) or not hasattr(x, '__iter__'):
         raise InputTypeError(f"stream_msg takes a stream's events (SDK event objects or dicts), not {type(x).__name__}")
-    return list(x)
+    evs = list(x)
+    bad = next((i for i,e in enumerate(evs) if not isinstance(e, dict) and not hasattr(e, 'model_dump')), None)
+    if bad is not None:
+        raise InputTypeError(f"stream_msg takes a stream's events (SDK event objects or dicts); event {bad} is "
+                             f"{type(evs[bad]).__name__} {str(evs[bad])[:80]}")
+    return evs
 
 # %% ../nbs/49_stream.ipynb #127dfd90
 @guard(EVENTS)
@@ -30,7 +35,11 @@ def stream_response(
     src = next((o for o in all_adapters() if o.stream_of(evs[0])), None)
     if not src:
         raise InputTypeError(f"Not an event of a known API's stream: {type(evs[0]).__name__} {str(evs[0])[:80]}")
-    return src.name, src.assemble(evs)
+    try: return src.name, src.assemble(evs)
+    except MsgkitError: raise
+    except (KeyError, IndexError, AttributeError, TypeError, ValueError) as e:  # a field of the wrong kind
+        raise (InputTypeError if isinstance(e, TypeError) else InputError)(
+            f"Malformed {src.name} stream ({type(e).__name__}: {str(e)[:200]}): {str(events)[:100]}") from None
 
 @guard(EVENTS)
 @reports

@@ -138,3 +138,16 @@ def value(r, depth=0):
     if k < 0.82: return Path(r.choice(['/nonexistent/x.png', '/dev/null', '/proc/self/status', '/']))
     if depth < 2: return [value(r, depth + 1) for _ in range(r.randrange(4))]
     return r.choice(STRINGS)
+
+# what JSON can't hold (or holds only once converted), for the wire=True property: sets, ranges, functions, Ellipsis,
+# memoryview, NaN and the infinities, complex, tuples and non-str keys
+UNJSON = [set(), {1, 2}, frozenset({'a'}), range(3), len, lambda: 0, Ellipsis, memoryview(b'mv'), math.nan, math.inf, -math.inf,
+          1j, (1, 'a'), {1: 'int key'}, {None: 'none key'}, {(1, 2): 'tuple key'}, object(), b'\x00\xff', bytearray(b'ba')]
+
+def jsonish(r, depth=0):
+    "A JSON-like value (what a tool's arguments or a pass-through field hold) with, now and then, a leaf JSON can't hold"
+    k = r.random()
+    if k < 0.25: return r.choice(UNJSON)
+    if k < 0.5 or depth > 3: return r.choice([None, True, 0, -7, 2**70, 1.5, -0.0, '', 'text', '\u202e', 'a' * 50])
+    if k < 0.75: return {r.choice(['a', 'b', 'x', 'y', 'z']) + str(i): jsonish(r, depth + 1) for i in range(r.randrange(4))}
+    return [jsonish(r, depth + 1) for _ in range(r.randrange(4))]

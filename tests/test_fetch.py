@@ -192,7 +192,7 @@ def test_url_block_gets_what_it_claims(servers, monkeypatch):
     blk = dict(type='image', source=dict(type='url', url=f'{a}/json'))
     with pytest.raises(FetchError, match='private, loopback'): mk_msg([blk, 'What is this?'], api='bedrock', fetch=True)
     with httpx.Client() as c:
-        monkeypatch.setattr(FM, '_chk_host', lambda u, allow: None)  # as if the server were public
+        monkeypatch.setattr(FM, '_chk_host', lambda u, allow, direct=True: None)  # as if the server were public
         with pytest.raises(FetchError, match=r"claims to be an image, but it sent application/json"): mk_msg([blk, 'What is this?'], api='bedrock', fetch=c)
 
 def test_timeout_bounds_slow_headers(servers):
@@ -301,7 +301,7 @@ def test_pdf_claim_checked(servers):
 def test_url_blocks_claiming_pdf(servers, monkeypatch):
     "An Anthropic URL document (a PDF by the API's definition) and an OpenAI file_url, rendered where they must be fetched"
     a, _ = servers
-    monkeypatch.setattr(FM, '_chk_host', lambda u, allow: None)  # as if the server were public
+    monkeypatch.setattr(FM, '_chk_host', lambda u, allow, direct=True: None)  # as if the server were public
     for blk in ({'type': 'document', 'source': {'type': 'url', 'url': f'{a}/json'}}, {'type': 'input_file', 'file_url': f'{a}/json'}):
         for api in ('bedrock', 'openai_chat'):
             with httpx.Client() as c:

@@ -115,7 +115,7 @@ def test_fit_through_every_entry_point():
 
 def test_without_pillow(monkeypatch):
     "Without Pillow the error names the limit and the extra; images that fit need no Pillow"
-    monkeypatch.setattr(msgkit.fit, 'open_image', lambda data: None)
+    monkeypatch.setattr(msgkit.fit, 'decode_image', lambda *a, **kw: None)
     with pytest.raises(ValueError, match=r"api='anthropic' takes images of at most 5 MB of base64.*pip install 'msgkit-llm\[images\]'"):
         mk_msg([PHOTOS['jpeg']], api='anthropic', fit=True)
     with pytest.raises(ValueError, match=r"api='gemini' takes no image/gif .*msgkit-llm\[images\]"): mk_msg([PHOTOS['gif']], api='gemini', fit=True)
@@ -211,10 +211,14 @@ def test_icc_profile_kept():
     assert Image.open(io.BytesIO(the_image('anthropic', m)[1])).info.get('icc_profile') == icc
 
 def test_decompression_bomb_message():
-    "A huge image is too large to decode safely, with its pixel count (it said: convert it to PNG first, of a PNG)"
-    x = enc(Image.new('L', (14000, 14000), 255), 'PNG')
-    with pytest.raises(ValueError, match=r"this 14000×14000 image/png is too large to decode safely \(196,000,000 pixels, over Pillow's decompression-bomb limit"):
-        mk_msg([x, 'What is this?'], api='anthropic', fit=True)
+    "A huge image is refused from its header, its size and msgkit's budget named (it was Pillow's limit, after a 196 MB PNG was made)"
+    from bombs import png_bomb, jpeg_sized
+    with pytest.raises(ValueError, match=r"api='anthropic' takes images of at most 8,000 pixels a side; this 14000×14000 image is 196,000,000 pixels, "
+                                         r"more than the 25,000,000 msgkit decodes of one \(msgkit.fit.MAX_PIXELS\)"):
+        mk_msg([png_bomb(14000, 14000), 'What is this?'], api='anthropic', fit=True)
+    # an eighth a side would be within msgkit's budget, but Pillow won't open it at all
+    with pytest.raises(ValueError, match=r"this 30000×10000 image/jpeg is too large to decode safely \(300,000,000 pixels, over Pillow's decompression-bomb limit"):
+        mk_msg([jpeg_sized(30000, 10000), 'What is this?'], api='anthropic', fit=True)
 
 def test_limits_in_providers_megabytes(monkeypatch):
     "5 MB and 3.75 MB, as Anthropic and Bedrock document them (5,242,880 and 3,932,160 bytes), not 5.2 MB and 3.9 MB"
@@ -222,7 +226,7 @@ def test_limits_in_providers_megabytes(monkeypatch):
     assert (_mb(5_242_880), _mb(3_932_160), _mb(20 * 2**20), _mb(512 * 1024)) == ('5 MB', '3.75 MB', '20 MB', '512 KB')
     m, losses = fit_msg(PHOTOS['jpeg'], 'anthropic')
     assert 'at most 5 MB of base64; resized and sent as 1568×1176 image/jpeg' in losses[0]['why'] and losses[0]['what'].endswith('as it was'), losses
-    monkeypatch.setattr(msgkit.fit, 'open_image', lambda data: None)
+    monkeypatch.setattr(msgkit.fit, 'decode_image', lambda *a, **kw: None)
     with pytest.raises(ValueError, match=r"api='bedrock' takes images of at most 3.75 MB; this image/jpeg doesn't fit: fit=True resizes it with Pillow"):
         mk_msg([PHOTOS['jpeg']], api='bedrock', fit=True)
 

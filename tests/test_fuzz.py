@@ -3,12 +3,12 @@ clear errors (TypeError/ValueError), inputs never mutated, no network, no file t
 
 CI runs the `ci` profile (a fixed seed, MSGKIT_FUZZ_EXAMPLES examples per function x API; 120 x 35 x 5 = 21,000).
 Locally: MSGKIT_FUZZ_PROFILE=long (10x) or MSGKIT_FUZZ_EXAMPLES=N; tests/fuzz_report.py gives outcome counts."""
-import builtins, io, os, pickle, signal, socket, warnings
+import builtins, collections, io, json, os, pickle, signal, socket, warnings
 from contextlib import contextmanager
 from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from fuzzgen import value, png
+from fuzzgen import value, png, jsonish
 import msgkit
 from msgkit import *
 from msgkit import mk_cache, est_tokens, trim
@@ -57,6 +57,23 @@ CALLS = {
     'jsonable/media_type': lambda v, api: (jsonable(v), media_type(v) if isinstance(v, bytes) else None),
     'mk_cache': lambda v, api: mk_cache([v, 'ok', 'more'], 'gemini', model='m'),
 }
+
+# the wire=True bodies, each a JSON value `json.dumps(..., allow_nan=False)` must write; `jsonish` values go where users
+# put arbitrary data: a pass-through field, `extra=`, a tool call's arguments in the history
+FIELD = dict(openai='metadata', openai_chat='metadata', anthropic='metadata', gemini='labels', bedrock='additionalModelRequestFields')
+def _tool_turns(args):
+    return ['Use f', {'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 'toolu_1', 'name': 'f', 'input': args}]},
+            {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_1', 'content': 'done'}]}]
+WIRE = {
+    'mk_request(wire, field)': lambda v, api: mk_request(['hi'], api, model='m', wire=True, **{FIELD[api]: {'k': v}}),
+    'mk_request(wire, extra)': lambda v, api: mk_request(['hi'], api, model='m', wire=True, extra={'k': v}),
+    'mk_request(wire, args)': lambda v, api: mk_request(_tool_turns({'a': v}), api, model='m', wire=True),
+    'mk_batch(args)': lambda v, api: list(mk_batch([_tool_turns({'a': v})], api, model='m')),
+}
+WIRED = {'mk_request(wire)', 'mk_batch', *WIRE}  # the calls whose output is a wire body (or its batch lines)
+# Gemini's wire body is made by `rest_json` (nbs/24_gemini.ipynb), not `jsonable`: it passes NaN and sets through
+# (issue #23 item 10; a one-line change in that notebook's wire cell, not made here)
+UNWIRED = {'gemini'}
 
 class Forbidden(BaseException):
     "What the sandbox raises: a BaseException, so no `except Exception` (msgkit's guard included) can swallow it"
@@ -109,12 +126,15 @@ def run(name, api, v):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         try:
-            with sandbox(v): CALLS[name](v, api)
+            with sandbox(v): r = (CALLS.get(name) or WIRE[name])(v, api)
             out = None
         except (TypeError, ValueError) as e:
             assert str(e).strip(), f'{name}: an empty error message'
             out = type(e).__name__
     assert snapshot(v) == before, f'{name} mutated its input'
+    if out is None and name in WIRED and api not in UNWIRED:
+        try: json.dumps(r, allow_nan=False)
+        except (TypeError, ValueError) as e: raise AssertionError(f'{name}: a wire body json.dumps refuses: {e}') from None
     return out
 
 def _warm():
@@ -138,6 +158,54 @@ _warm()
 @given(r=st.randoms(use_true_random=False))
 def test_property(name, api, r):
     run(name, api, value(r))
+
+NW = int(os.environ.get('MSGKIT_FUZZ_WIRE_EXAMPLES', 25))
+
+@pytest.mark.parametrize('api', APIS)
+@pytest.mark.parametrize('name', list(WIRE))
+@settings(max_examples=NW)
+@given(r=st.randoms(use_true_random=False))
+def test_wire_json(name, api, r):
+    "wire=True bodies always `json.dumps(..., allow_nan=False)`-able, whatever a field, `extra=` or a tool's arguments hold"
+    run(name, api, jsonish(r))
+
+@pytest.mark.slow
+@pytest.mark.parametrize('api', APIS)
+@pytest.mark.parametrize('name', list(WIRE))
+@settings(max_examples=10 * N)
+@given(r=st.randoms(use_true_random=False))
+def test_wire_json_long(name, api, r):
+    run(name, api, jsonish(r))
+
+@pytest.mark.xfail(strict=True, reason='Gemini wire bodies: see UNWIRED')
+def test_gemini_wire_json():
+    "What UNWIRED leaves out, shown: a Gemini wire body with NaN in a tool's arguments"
+    json.dumps(mk_request(_tool_turns({'a': float('nan')}), 'gemini', model='m', wire=True), allow_nan=False)
+
+# Issue #23 item 14: the guard is a net, not the checks. Over the corpus below (`value`'s inputs from a fixed seed, each
+# through every call x API) it turns no internal error into a clear one: every error a user sees comes from a check. On
+# the code #23 started from it made 612 and 4,275 (by function: msgkit.errors.conversions). A new conversion is a
+# check msgkit lacks: add the check, don't raise the bound.
+GUARDED = {40: 0, 300: 0}
+
+def guard_report(n, seed=1):
+    "The guard's conversions on `n` corpus inputs, by raise site (`msgkit.errors.raise_sites`), and the report's text"
+    import random
+    from msgkit import errors
+    before, r = collections.Counter(errors.raise_sites), random.Random(seed)
+    for _ in range(n):
+        v = value(r)
+        for api in APIS:
+            for name in CALLS: run(name, api, v)
+    got = collections.Counter(errors.raise_sites); got.subtract(before); got = +got
+    return got, f"{sum(got.values()):,} conversions at {len(got)} raise sites:\n" + '\n'.join(f'{c:7,}  {s}' for s, c in got.most_common())
+
+@pytest.mark.parametrize('n', [40, pytest.param(300, marks=pytest.mark.slow)])
+def test_guard_conversions(n):
+    "How often the guard, not a check, made the error a user sees on the fuzz corpus, by raise site (printed: pytest -s)"
+    got, report = guard_report(n)
+    print(report)
+    assert sum(got.values()) <= GUARDED[n], report
 
 def test_sandbox_catches_what_it_should():
     "The sandbox itself: a read through a str, a socket, a mutation and a bare KeyError each fail"

@@ -61,9 +61,12 @@ def test_guard_message_names_function_argument_api_and_what_works():
     with pytest.raises(ValueError) as e: quiet(mk_msg, {'role': 'user', 'parts': [{'inline_data': 'abc'}]}, api='anthropic')
     s = str(e.value)
     assert s.startswith("Malformed gemini item (AttributeError: ") and "'inline_data': 'abc'" in s, s  # the form it was read as, what broke, the item
-    with pytest.raises(ValueError) as e: provider_file(5, 'image/png')
+    with pytest.raises(TypeError, match=r"provider_file\(api=None\): ref is text, not 5"): provider_file(5, 'image/png')  # checked
+    from msgkit.errors import guard  # the guard, where no check is: the function, its argument, the API, what it takes
+    f = guard("a provider's file id or URI")(lambda ref, api=None: ref.startswith('file_'))
+    with pytest.raises(ValueError) as e: f(5)
     s = str(e.value)
-    assert s.startswith('provider_file(ref=..., api=None)') and "It takes a provider's file id or URI and a media type string" in s
+    assert s.startswith('<lambda>(ref=..., api=None)') and "It takes a provider's file id or URI" in s, s
     assert isinstance(e.value.__cause__, AttributeError)  # the original, chained for a bug report
 
 def test_bedrock_document_without_name():
@@ -167,7 +170,10 @@ def test_twin_calls_get_distinct_ids(api):
 # ---------------------------------------------------------------- the guard: what a raise line computes is not msgkit's own error
 def test_errors_inside_a_raise_are_explained():
     "A TypeError raised while building msgkit's own message (an f-string indexing a bad value) is explained, not passed as msgkit's"
-    with pytest.raises(TypeError, match=r"media_url\(s=\.\.\., api=None\) can't use s, a int: .* It takes an http\(s\) URL"): media_url(5, 'image/png')
+    from msgkit.errors import guard, InputError
+    def f(s, api=None): raise InputError(f"Not an http(s) URL: {s[:80]!r}")
+    with pytest.raises(TypeError, match=r"f\(s=\.\.\., api=None\) can't use s, a int: .* It takes an http\(s\) URL"): guard('an http(s) URL')(f)(5)
+    with pytest.raises(TypeError, match=r"media_url's s is an http\(s\) URL, as text: not 5"): media_url(5, 'image/png')  # checked first now
     with pytest.raises(TypeError, match=r"mk_request's max_tokens is a positive int .*api='anthropic'.*not '4000'"):
         mk_request(['hi'], 'anthropic', model='c', reasoning=2000, max_tokens='4000')
 

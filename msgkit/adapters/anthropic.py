@@ -381,7 +381,8 @@ def _cited(b):
 @patch
 def reads(self:AnthropicAdapter, d):
     "Its blocks, also with keys a request would not take (they are read, then rendered)"
-    return d.get('type') in _blocks and (d['type'] not in ('image','document') or isinstance(d.get('source'), dict))
+    return (isinstance(t := d.get('type'), str) and t in _blocks
+            and (t not in ('image','document') or isinstance(d.get('source'), dict)))
 
 @patch
 def fix_item(self:AnthropicAdapter, d):
@@ -617,7 +618,7 @@ _events = {'message_start','content_block_start','content_block_delta','content_
 @patch
 def stream_of(self:AnthropicAdapter, e):
     t = e.get('type') if isinstance(e, dict) else getattr(e, 'type', None)
-    return t in _events and (isinstance(e, dict) or type(e).__module__.startswith('anthropic'))
+    return isinstance(t, str) and t in _events and (isinstance(e, dict) or type(e).__module__.startswith('anthropic'))
 
 # %% ../../nbs/23_anthropic.ipynb #b7658eae
 def _event(e, msg, blocks, bufs, stopped, done, add):

@@ -364,8 +364,8 @@ def request(self:Adapter, msgs, model=None, system=None, **kw)->dict:
 
 @patch
 def wire(self:Adapter, req:dict)->dict:
-    "The JSON body of the HTTP request that SDK keyword arguments `req` make (by default: the same, bytes as base64)"
-    return jsonable(self.body_of(req))
+    "The JSON body of the HTTP request that SDK keyword arguments `req` make (by default the same, made `jsonable`)"
+    return jsonable(self.body_of(req))  # bytes as base64; what JSON can't hold, an error naming the field
 
 @patch
 def endpoint(self:Adapter, model=None):
@@ -436,6 +436,7 @@ def body_of(self:Adapter, req:dict)->dict:
         raise InputError(f"{', '.join(bad)} belong to the HTTP call, not its body (wire=True): give them to the client")
     r = dict(req)
     eb = r.pop('extra_body', None) or {}
+    if not isinstance(eb, dict): raise InputTypeError(f"extra_body takes a dict of fields, not {type(eb).__name__}")
     return {**r, **eb}
 
 def merge_fields(r:dict, kw:dict)->dict:

@@ -429,12 +429,14 @@ _nullable = dict(code_interpreter_call=('code','outputs'), image_generation_call
 
 def _clean_item(d):
     "An output item as the API takes it back: `logprobs` on `output_text`, and the keys it requires even when `None`"
+    if getattr(type(d.get('type')), '__hash__', None) is None:  # a dict, a list
+        raise InputTypeError(f"A Responses output item's type is text, not {d['type']!r:.60}")
     if d.get('type')=='message':
         d = {**d, 'content':[{'logprobs':[], **o} if o.get('type')=='output_text' else o for o in d.get('content', [])]}
     return {**{k:None for k in _nullable.get(d.get('type'), ())}, **d}
 
 @patch
-def reads(self:OpenAIAdapter, d): return d.get('type') in _blocks
+def reads(self:OpenAIAdapter, d): return isinstance(t := d.get('type'), str) and t in _blocks
 
 @patch
 def fix_item(self:OpenAIAdapter, d):

@@ -276,8 +276,9 @@ _blocks = {'text','image_url','input_audio','file','refusal'}
 
 @patch
 def reads(self:OpenAIChatAdapter, d):
-    return (d.get('type') in _blocks or (d.get('type')=='function' and isinstance(d.get('function'), dict))
-            or d.get('type')=='thinking' and isinstance(d.get('thinking'), list))  # Mistral's chunks
+    t = d.get('type')
+    return isinstance(t, str) and (t in _blocks or t=='function' and isinstance(d.get('function'), dict)
+                                   or t=='thinking' and isinstance(d.get('thinking'), list))  # Mistral's chunks
 
 @patch
 def parse_block(self:OpenAIChatAdapter, d):

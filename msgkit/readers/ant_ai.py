@@ -27,8 +27,14 @@ class AntAI(Reader):
         if k=='tool_call_result':
             return [turn('user', [tool_result_part(d.get('tool_call_id'), txt or [text_part('.')], name=d.get('name'),
                                                    is_error=bool(d.get('is_error')))])]
+        cs = d.get('tool_calls') or []
+        if not isinstance(cs, list) or not all(isinstance(o, dict) and isinstance(o.get('function'), dict)
+                                               and isinstance(o['function'].get('name'), str) for o in cs):
+            raise InputError(f"An ant_ai {k} message's tool_calls is a list of dicts, each with a function "
+                                 f"dict naming it ({{'id':..., 'function':{{'name':..., 'arguments':...}}}}), "
+                                 f"not {cs!r:.80}")
         calls = [tool_call_part(o.get('id'), o['function']['name'],
                                 tool_args(o['function'].get('arguments'), o['function']['name']))
-                 for o in d.get('tool_calls') or []]
+                 for o in cs]
         r = d.get('role') or ('assistant' if k=='tool_call' else role)
         return [turn(neutral_role(r), txt + calls)]

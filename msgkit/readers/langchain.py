@@ -131,6 +131,7 @@ class LangChain(Reader):
         if not isinstance(x, dict):
             return (type(x).__module__.startswith('langchain') and isinstance(getattr(x, 'type', None), str)
                     and hasattr(x, 'content'))
+        if not isinstance(x.get('type', ''), str): return False  # LangChain's messages name their type as text
         if set(x)=={'type','data'}: return isinstance(x['data'], dict) and x['type'] in _lc_roles
         if x.get('lc')==1 and x.get('type')=='constructor': return _lc_class(x) is not None
         # `{'role': 'human' | 'ai', ...}`, which `convert_to_messages` reads

@@ -73,7 +73,8 @@ class TenXGraph(Reader):
                 or not isinstance(d.get('content'), list)):
             return False
         bs = d['content']
-        if not all(isinstance(b, dict) and b.get('type') in _types for b in bs): return False
+        if not all(isinstance(b, dict) and isinstance(b.get('type'), str) and b['type'] in _types for b in bs):
+            return False
         return bool(_own & set(d)) or any(
             b['type'] in ('data','tool_call','remote_tool_call','reasoning','annotation','error') or 'media' in b
             or 'call_id' in b for b in bs)
