@@ -52,8 +52,7 @@ bombs = dict(grey=png_bomb(13000, 13000), rgb=png_bomb(13000, 13000, 2), grey16=
 mk_msg([png_bomb(64, 64), 'warm up'], api='anthropic', fit=True); thumb_image(png_bomb(64, 64))  # imports, unmeasured
 kb = 1 if sys.platform == 'darwin' else 1024  # ru_maxrss: bytes on macOS, KB on Linux
 def peak(): return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kb
-try: now = int(open('/proc/self/statm').read().split()[1]) * resource.getpagesize()  # resident now
-except OSError: now = peak()
+now = peak()  # the peak so far (imports, the bombs' bytes): resident-now reads low when a loaded machine pages out
 out = {}
 for k, b in bombs.items():
     calls = dict(fit=lambda: mk_msg([b, 'What is this?'], api='anthropic', fit=True),
