@@ -478,6 +478,8 @@ EXPECTED = [  # refusals msgkit documents, with the fix in the message: reported
     (r"api='anthropic' takes a system message in `messages` only", 'mk_msgs: a system message where this Claude takes none (use mk_request)'),
     # what is left when every item was dropped and reported (an unanswered call, a lone reasoning item): not a request
     (r"nothing of this history is left to send|mk_request needs a message to send", 'nothing left to send after the reported drops'),
+    # item 25: each API's built-in tools go to that API; another API's are refused by name
+    (r"is a built-in tool of api=", "another API's built-in tool in tools=, refused by name"),
 ]
 
 def classify(f, api, how, case):
