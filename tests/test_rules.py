@@ -14,7 +14,8 @@ def test_public_names():
     ns = {}
     exec('from msgkit import *', ns)
     got = set(ns) - {'__builtins__'}
-    assert got == PUBLIC | {'media_kind', 'get_api', 'stream_msg', 'stream_response', 'fetch', 'FetchError'}, got ^ PUBLIC
+    assert got == PUBLIC | {'media_kind', 'get_api', 'stream_msg', 'stream_response', 'fetch', 'FetchError',
+                            'MsgStream', 'StreamError', 'body_events'}, got ^ PUBLIC
     assert callable(msgkit.fetch) and msgkit.__version__
 
 def test_cheap_import():
