@@ -19,6 +19,9 @@ _raw = (str,bytes,bytearray,memoryview)  # a streamed body as it came over HTTP:
 def _source(x):
     "What a stream's events come from: an iterable, or boto3's `converse_stream` response with its `stream`"
     if isinstance(x, dict) and 'stream' in x: x = x['stream']
+    if hasattr(x, '__await__') and not hasattr(x, '__aiter__'):
+        raise InputTypeError("This is a coroutine: await it for the stream (`await client.aio.models."
+                             "generate_content_stream(...)`), and pass that")
     if not isinstance(x, _raw) and (isinstance(x, dict) or not (hasattr(x, '__iter__') or hasattr(x, '__aiter__'))):
         raise InputTypeError(f"stream_msg takes a stream's events (SDK event objects or dicts), its raw body (SSE text "
                              f"or bytes), or an async stream, not {type(x).__name__}")
@@ -74,7 +77,7 @@ _nl,_field = re.compile(r'\r\n|\r|\n'),re.compile(r'(data|event|id|retry):')
 
 class SSE:
     "Server-sent events text parsed as it arrives: `feed` it chunks of the body, or its lines"
-    def __init__(self): self.buf,self.ev,self.data,self.mode,self.held = '',None,[],None,[]
+    def __init__(self): self.buf,self.ev,self.data,self.mode,self.held,self.bom = '',None,[],None,[],True
 
     def _line(self, l, out):
         if not l:
@@ -89,6 +92,7 @@ class SSE:
     def feed(self, s:str)->list:
         "`(event, data)` of each event that `s` completes (`s`: a chunk of the text, or one line of it)"
         out = []
+        if self.bom and s: s,self.bom = s.removeprefix('\ufeff'),False  # "one leading U+FEFF BOM" is dropped
         if self.mode is None:
             if s=='': self.mode = 'lines'
             elif '\n' in s or '\r' in s: self.mode,s,self.held = 'text',''.join(self.held)+s,[]

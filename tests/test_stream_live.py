@@ -299,6 +299,11 @@ def test_cut_and_bad_bodies():
     with pytest.raises(TypeError, match="raw body is text or bytes"): stream_msg(['data: {}\n\n', {'type':'message_start'}])
     with pytest.raises(TypeError, match="stream's events, or its raw body: this str holds none"): stream_msg('')
     with pytest.raises(ValueError, match='no events yet'): MsgStream().msg
+    assert stream_msg(b'\xef\xbb\xbf' + b)==stream_msg(b)  # a UTF-8 BOM is dropped, as the SSE spec says
+    async def coro(): return None
+    c = coro()
+    with pytest.raises(TypeError, match='await it'): stream_msg(c)
+    c.close()
 
 def test_chat_dialect_reasoning_and_target():
     "Chat dialects share Chat's chunks: a compatible server's reasoning_content shows as thinking; msg goes to any API"
