@@ -80,7 +80,7 @@ docs = {
     'Parameters:\n'
     '    schema: (not documented)',
 'msgkit.adapters.base.merge_fields':
-    "Request `r` (from msgkit's options) with the caller's fields `kw`; a field both set to a dict holds both's keys, `r`'s winning\n"
+    "Request `r` with fields `kw` over it; a field both set to a dict keeps the keys of both (`kw`'s where both do)\n"
     '\n'
     'Parameters:\n'
     '    r: (not documented)\n'
@@ -391,7 +391,8 @@ docs = {
     "    kw: Options for the adapter's blocks (`detail`, ...) (default None)\n"
     "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
     '    history: A whole history: drop incomplete tool groups (a single message keeps its results) (default True)\n'
-    '    fit: Downscale and re-encode images to what the API takes (`fit`; needs Pillow) (default False)',
+    '    fit: Downscale and re-encode images to what the API takes (`fit`; needs Pillow) (default False)\n'
+    "    open_calls: Keep the last turn's calls that await their results (`False` for a request) (default True)",
 'msgkit.core.finish_msgs':
     "The adapter's rules, roles checked, cache marks placed by strategy `cache` (see `cache`), as `AttrDict`s\n"
     '\n'
@@ -402,6 +403,13 @@ docs = {
     '    ttl: (not documented)\n'
     '    uncache: (not documented) (default False)\n'
     '    history: (not documented) (default True)',
+'msgkit.core.chk_sent':
+    '`res`, or a clear error where history `ts` left nothing to send (all of it dropped): not an empty request\n'
+    '\n'
+    'Parameters:\n'
+    '    res: (not documented)\n'
+    '    ts: (not documented)\n'
+    '    api: (not documented)',
 'msgkit.core.mk_msg':
     'A message (or, for a response that holds several items, a list of history items) for `api`\n'
     '\n'
@@ -581,25 +589,20 @@ docs = {
     "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
     '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
     '    **kw: Options the adapter takes for its blocks',
-'msgkit.display.thumb':
-    '`(media type, bytes)` of a thumbnail of image `b` (made with Pillow, if installed), or `None` if none can be made\n'
-    '\n'
-    'Parameters:\n'
-    '    b: Image bytes\n'
-    '    px: Longest edge (default 256)\n'
-    '    limit: Most characters of base64 (default 24000)',
 'msgkit.display.view_html':
-    'HTML (inline styles, no script) showing `x` as a conversation: one row per turn\n'
+    'HTML (inline styles, no script) showing `x` as a conversation: one row per turn, bounded; it never raises\n'
     '\n'
     'Parameters:\n'
     "    x: A message, a history (any API's form, or neutral turns), or an SDK response\n"
-    "    api: The API to prefer where a block could be several APIs' (default None)",
+    "    api: The API to prefer where a block could be several APIs' (default None)\n"
+    '    imgs: Thumbnails inline (else chips) (default True)',
 'msgkit.display.view_markdown':
-    'Markdown showing `x` as a conversation: one section per turn\n'
+    'Markdown showing `x` as a conversation: one section per turn, bounded; it never raises\n'
     '\n'
     'Parameters:\n'
     "    x: A message, a history (any API's form, or neutral turns), or an SDK response\n"
-    "    api: The API to prefer where a block could be several APIs' (default None)",
+    "    api: The API to prefer where a block could be several APIs' (default None)\n"
+    '    imgs: Thumbnails inline (else chips) (default True)',
 'msgkit.download.FetchError':
     'A URL could not be fetched',
 'msgkit.download.fetch':
@@ -635,22 +638,25 @@ docs = {
     '\n'
     'Parameters:\n'
     '    mt: (not documented)\n'
-    '    n: (not documented)',
+    '    n: (not documented) (default None)',
 'msgkit.elide.elide':
     'A copy of `x`: plain dicts and lists, `role` first, an `Elided` marker for each payload (bytes, data URI, base64)\n'
     '\n'
     'Parameters:\n'
     '    x: A message, a history, a part, an SDK response, or any structure of dicts and lists\n'
     '    maxlen: Cut other text longer than this (default None)\n'
-    '    _hint: (not documented) (default None)',
+    '    nodes: Copy at most this many values, a marker saying how many more for the rest (default None)\n'
+    '    _hint: (not documented) (default None)\n'
+    '    _w: (not documented) (default None)',
 'msgkit.elide.pfmt':
-    'The elided repr of `x`, at most `limit` characters\n'
+    'The elided repr of `x`, at most `limit` characters (and `nodes` values); never raises\n'
     '\n'
     'Parameters:\n'
     '    x: (not documented)\n'
     '    maxlen: (not documented) (default 2000)\n'
     '    width: (not documented) (default 120)\n'
-    '    limit: (not documented) (default 50000)',
+    '    limit: (not documented) (default 50000)\n'
+    '    nodes: (not documented) (default 20000)',
 'msgkit.elide.show_repr':
     'Print `x` with its payloads elided (`elide`): a repr that never prints base64\n'
     '\n'
@@ -796,6 +802,8 @@ docs = {
 'msgkit.losses.reset_where':
     'Parameters:\n'
     '    tok: (not documented)',
+'msgkit.losses.losses_so_far':
+    'What the call under way has lost so far (for an error that ends it: its `LossWarning` never comes)',
 'msgkit.losses.lose':
     'Report that `what` was dropped or downgraded, and `why`\n'
     '\n'
@@ -820,7 +828,7 @@ docs = {
     '    s: (not documented)\n'
     '    quote: (not documented) (default True)',
 'msgkit.markdown.md_inline':
-    'HTML for the inline Markdown of raw text `s`: code spans, links, bold, italic; all else escaped\n'
+    'HTML for the inline Markdown of raw text `s`: code spans, links, bare URLs, bold, italic; all else escaped\n'
     '\n'
     'Parameters:\n'
     '    s: (not documented)',
@@ -940,14 +948,29 @@ docs = {
     '    x: (not documented)\n'
     '    max_bytes: (not documented) (default None)',
 'msgkit.msgs.Msg':
-    'A message: a plain `dict` that shows as a conversation turn (see `display`)',
+    'A message: a plain `dict` that shows as a conversation turn (see `display`); what it holds shows itself too\n'
+    '\n'
+    'Parameters:\n'
+    '    *a: (not documented)\n'
+    '    **kw: (not documented)',
 'msgkit.msgs.History':
     'A history: a plain `list` of messages that shows as a conversation (see `display`); its slices stay histories',
 'msgkit.msgs.as_msgs':
-    '`x` (a list of messages) as a `History` of `Msg`s, or one message dict as a `Msg`; nested values left as they are\n'
+    '`x` (a list of messages) as a `History` of `Msg`s, or one message dict as a `Msg`; what they hold as `Block`s\n'
     '\n'
     'Parameters:\n'
     '    x: (not documented)',
+'msgkit.msgs.Block':
+    'A dict inside a message (a content block, its source): a plain `dict` that shows itself elided (see `display`)',
+'msgkit.msgs.Blocks':
+    'A list inside a message (its content): a plain `list` that shows itself elided (see `display`)',
+'msgkit.msgs.wrap':
+    "`v` with its dicts as `Block`s, its lists as `Blocks`, to depth 32 (parts, turns and msgkit's own kept)\n"
+    '\n'
+    'Parameters:\n'
+    '    v: (not documented)\n'
+    '    _memo: (not documented) (default None)\n'
+    '    _d: (not documented) (default 0)',
 'msgkit.msgs.Request':
     "A request (`mk_request`'s keyword arguments or wire body): a plain `dict`; `api` names the API it is for",
 'msgkit.msgs.as_request':
@@ -970,10 +993,15 @@ docs = {
 'msgkit.parts.Part':
     'A provider-neutral piece of content: a dict with a `type`',
 'msgkit.parts.text_part':
-    "A text part; blank text becomes '.', as the providers reject empty text blocks\n"
+    'A text part (blank text stays blank: the adapters leave it out where the API rejects it)\n'
     '\n'
     'Parameters:\n'
     '    s: (not documented)',
+'msgkit.parts.join_texts':
+    'The text of text parts `ps` as one string: text split by citations joined as written, other parts by a blank line\n'
+    '\n'
+    'Parameters:\n'
+    '    ps: (not documented)',
 'msgkit.parts.tool_call_part':
     "A call of tool `name` with `args` (`json`: the arguments' text as the API sent it); an empty id is none\n"
     '\n'
@@ -1192,6 +1220,11 @@ docs = {
 'msgkit.render.as_list':
     'Parameters:\n'
     '    r: (not documented)',
+'msgkit.render.merge_texts':
+    'Parts `ps` with each run of adjacent text parts as one (`join_texts`)\n'
+    '\n'
+    'Parameters:\n'
+    '    ps: (not documented)',
 'msgkit.render.render_turn':
     "The items of `ad`'s form for turn `t` (plain text stays a string where the API takes one)\n"
     '\n'
@@ -1220,11 +1253,17 @@ docs = {
     'Parameters:\n'
     '    turns: (not documented)\n'
     '    needs_ids: (not documented) (default True)',
+'msgkit.repairs.unique_ids':
+    'Turns whose call ids are unique across the history, each result renamed with the call it answers\n'
+    '\n'
+    'Parameters:\n'
+    '    turns: (not documented)',
 'msgkit.repairs.tool_groups':
     'Turns without incomplete tool groups: calls with no result in the user turn after, results with no call before\n'
     '\n'
     'Parameters:\n'
-    '    turns: (not documented)',
+    '    turns: Neutral turns\n'
+    "    open_calls: Keep the last turn's calls, which await their results (a history, not a request) (default True)",
 'msgkit.repairs.fit_id':
     'Tool-call id `i` as an API whose ids use only `chars` (a regex character class), at most `mx` of them, takes it\n'
     '\n'
@@ -1239,6 +1278,20 @@ docs = {
     '    turns: (not documented)\n'
     '    chars: (not documented) (default None)\n'
     '    mx: (not documented) (default None)',
+'msgkit.repairs.fit_name':
+    'Tool name `n` with `chars` only (a regex class; `first` for its first character), at most `mx` characters\n'
+    '\n'
+    'Parameters:\n'
+    '    n: (not documented)\n'
+    '    chars: (not documented) (default None)\n'
+    '    mx: (not documented) (default 64)\n'
+    '    first: (not documented) (default None)',
+'msgkit.repairs.map_names':
+    'Turns whose tool calls and results name their tools as `ad` takes names (`fit_name`), each change reported\n'
+    '\n'
+    'Parameters:\n'
+    '    turns: (not documented)\n'
+    '    ad: (not documented)',
 'msgkit.repairs.chk_start':
     "A clear error for a history (after its repairs) that starts with the model's turn, where the API wants a user's\n"
     '\n'
@@ -1246,19 +1299,27 @@ docs = {
     '    turns: (not documented)\n'
     '    ad: (not documented)',
 'msgkit.repairs.repair':
-    '`turns` repaired for adapter `ad`: ids paired and fitted, and (for a whole `history`) tool groups complete\n'
+    '`turns` repaired for adapter `ad`: ids paired, unique and fitted, names fitted, and (for a `history`) tool groups\n'
     '\n'
     'Parameters:\n'
-    '    turns: (not documented)\n'
-    '    ad: (not documented)\n'
-    '    history: (not documented) (default True)',
-'msgkit.repairs.lift_system':
-    '`(system prompt, turns)`: leading system turns lifted into the prompt, for APIs without a system role\n'
+    '    turns: Neutral turns\n'
+    "    ad: The target's adapter\n"
+    '    history: A whole history (tool groups completed), not one message (default True)\n'
+    "    open_calls: Keep the last turn's calls that await results (`mk_msgs`), or leave them out (`mk_request`) (default True)",
+'msgkit.repairs.system_parts':
+    "`system=` as parts: text, a block or a list of blocks of any API's form, or a message (a Gemini `Content`)\n"
     '\n'
     'Parameters:\n'
-    '    ts: (not documented)\n'
     '    system: (not documented)\n'
-    '    ad: (not documented)',
+    '    ad: (not documented) (default None)',
+'msgkit.repairs.lift_system':
+    '`(system prompt, turns)`: `system=` and leading system turns as the API takes them, later ones in place or moved\n'
+    '\n'
+    'Parameters:\n'
+    '    ts: Neutral turns\n'
+    '    system: `system=`: text, blocks, or a message\n'
+    "    ad: The target's adapter\n"
+    "    model: The request's model (some take system messages mid-history) (default None)",
 'msgkit.request.chk_numbers':
     "The request's numeric options are numbers: a token count a positive int, temperature and top_p floats\n"
     '\n'
@@ -1513,4 +1574,73 @@ docs = {
     '    objs: Tools: each anything `mk_tool` takes (or one of them)\n'
     "    api: Target API (default 'openai')\n"
     "    strict: Strict schema adherence (OpenAI's strict mode) (default False)",
+'msgkit.viewparts.thumb_image':
+    '`data` as a Pillow image about `px` on its long edge, decoded small; `None` if too big, unreadable, or no Pillow\n'
+    '\n'
+    'Parameters:\n'
+    '    data: Image bytes\n'
+    '    px: The longest edge wanted (default 256)\n'
+    '    max_px: Most pixels to decode: a bigger image gets no thumbnail (default 25000000)',
+'msgkit.viewparts.thumb':
+    '`(media type, bytes)` of a thumbnail of image `b` (made with Pillow, if installed), or `None` if none can be made\n'
+    '\n'
+    'Parameters:\n'
+    '    b: Image bytes\n'
+    '    px: Longest edge (default 256)\n'
+    '    limit: Most characters of base64 (default 24000)',
+'msgkit.viewparts.icon':
+    "An inline SVG icon (14 px, the text's colour) for `name`\n"
+    '\n'
+    'Parameters:\n'
+    '    name: One of image, document, audio, video, tool, result, reasoning, warning, hidden; anything else: a square',
+'msgkit.viewparts.cut':
+    '`(s cut to n characters, what the cut says)`\n'
+    '\n'
+    'Parameters:\n'
+    '    s: Text\n'
+    '    n: Most characters kept (default 20000)',
+'msgkit.viewparts.part_info':
+    'What a chip says about media part `p`: kind, media type, size, and pixels, pages or length where cheap\n'
+    '\n'
+    'Parameters:\n'
+    '    p: A media part',
+'msgkit.viewparts.cites':
+    '`(quote, source, url)` of the citations text part `p` carries, read by the adapter of the block it came from\n'
+    '\n'
+    'Parameters:\n'
+    '    p: A text part',
+'msgkit.viewparts.small':
+    "`s` as a line of small print ('' for nothing)\n"
+    '\n'
+    'Parameters:\n'
+    "    s: Text ('' for nothing)",
+'msgkit.viewparts.img_src':
+    '`(media type, base64)` to show image part `p` inline, or `None`\n'
+    '\n'
+    'Parameters:\n'
+    '    p: An image part',
+'msgkit.viewparts.html_part':
+    'HTML for part `p`\n'
+    '\n'
+    'Parameters:\n'
+    '    p: A neutral part\n'
+    "    notes: The row's footnotes so far: this part's citations are added\n"
+    '    imgs: Thumbnails inline (else chips) (default True)',
+'msgkit.viewparts.md_part':
+    'Markdown for part `p`\n'
+    '\n'
+    'Parameters:\n'
+    '    p: A neutral part\n'
+    "    notes: The row's footnotes so far: this part's citations are added\n"
+    '    imgs: Thumbnails inline (else chips) (default True)',
+'msgkit.viewparts.html_notes':
+    "The footnotes `notes` as HTML, under their heading ('' for none)\n"
+    '\n'
+    'Parameters:\n'
+    '    notes: `(quote, source, url)` of each footnote',
+'msgkit.viewparts.md_notes':
+    "The footnotes `notes` as Markdown, under their heading ('' for none)\n"
+    '\n'
+    'Parameters:\n'
+    '    notes: `(quote, source, url)` of each footnote',
 }

@@ -134,6 +134,14 @@ def _over(api, keep_first, drop_media, need, max_tokens)->InputError:
                       f"over max_tokens={max_tokens:,}: {', or '.join(tips)}")
 
 # %% ../nbs/50_budget.ipynb #fa9164a3
+def _media_n(x)->int:
+    "How many media parts exchange `x` holds (tool results' included)"
+    def n(p):
+        if p.type=='tool_result': return sum(n(o) for o in p.content or [] if isinstance(o, dict))
+        return int(p.type in ('image','audio','video') or p.type=='document' and p.get('mt')=='application/pdf')
+    return sum(n(p) for t in x for p in t.parts)
+
+# %% ../nbs/50_budget.ipynb #a2455e8c
 @guard(HISTORY)
 def trim(
     h:list, # The history, as `mk_msgs` takes it
@@ -156,8 +164,9 @@ def trim(
     k,seen = 0,0
     while k<len(xs) and seen<keep_first: seen += len(xs[k]); k += 1
     cost = lambda x: sum(turn_tokens(t, ad, model, kw.get('detail')) for t in x)
+    full,media = sum(map(cost, xs)),list(map(_media_n, xs))
     if drop_media: _shed_media(xs, k, _fixed(ad, model, system, tools, tool_choice) + cost(sys_ts), cost, max_tokens)
-    own = 'system' in ad.roles  # else the system turns stay as they came, for mk_request to lift
+    own = 'system' in ad.roles and not ad.system_apart  # else they stay as they came, for mk_request to lift
     head = [copy.deepcopy(t.native) if isinstance(t.get('native'), dict) else
             dict(role=t.role, content=[dump(p) for p in t.parts]) for t in sys_ts]
     def render(j):
@@ -169,6 +178,11 @@ def trim(
     lo = k+1 if k==0 and ad.first_user and len(xs)>1 and xs[0][0].role=='assistant' else k
     hi = max(lo, len(xs)-1)
     # the fewest exchanges dropped whose rendering (what is sent, as est_tokens counts it) fits
-    out,need = render(_fewest(min(lo, hi), hi, lambda j: render(j)[1]<=max_tokens))
-    if need<=max_tokens: return as_msgs(out)  # a History, which shows itself, for every API
-    raise _over(api, keep_first, drop_media, need, max_tokens)
+    j = _fewest(min(lo, hi), hi, lambda j: render(j)[1]<=max_tokens)
+    out,need = render(j)
+    if need>max_tokens: raise _over(api, keep_first, drop_media, need, max_tokens)
+    r = as_msgs(out)  # a History, which shows itself, for every API, and what was left out
+    kept = [*range(k), *range(j, len(xs))]
+    r.dropped = dict(turns=sum(map(len, xs[k:j])), tokens=full-sum(cost(xs[i]) for i in kept), budget=max_tokens,
+                     media=sum(media[i]-_media_n(xs[i]) for i in kept))  # swapped for notes
+    return r

@@ -10,7 +10,7 @@ import base64, re  # pprint loads when a repr is made
 from fastcore.basics import patch
 from .sniff import media_type, is_data_uri, data_head
 from .parts import dump, Part, Turn
-from .msgs import Msg, History, Request
+from .msgs import Msg, History, Request, Block, Blocks
 from .adapters.base import payload_keys, mt_keys
 
 # %% ../nbs/42_elide.ipynb #bc30d7fa
@@ -22,8 +22,8 @@ def sz(n:int)->str:
 
 class Elided:
     "Stands in for a payload in `elide`'s copy: its repr says what it was, like `<image/png 1.2 MB>`"
-    def __init__(self, mt, n): self.mt,self.n = mt,n
-    def __repr__(self): return f"<{self.mt} {sz(self.n)}>"
+    def __init__(self, mt, n=None): self.mt,self.n = mt,n
+    def __repr__(self): return f"<{self.mt}{'' if self.n is None else ' '+sz(self.n)}>"
     def __eq__(self, o): return isinstance(o, Elided) and (self.mt,self.n)==(o.mt,o.n)
 
 # %% ../nbs/42_elide.ipynb #6ce6fd6c
@@ -73,30 +73,59 @@ def _elide_str(s:str, hint=None, maxlen=None, field=False):
     return s
 
 # %% ../nbs/42_elide.ipynb #1acd4d39
+_max_depth = 60  # deeper than any API's messages: a deeper value is a marker
+
+class _Walk:
+    "One `elide`'s walk: the containers on the path (a cycle), and how many more values it may copy"
+    def __init__(self, n): self.path,self.left = [],n
+    def full(self): return self.left is not None and self.left<=0
+
+def _dumped(x):
+    "SDK object `x` as plain data, or a marker if its dump fails (a `model_construct`-ed object can hold anything)"
+    try: return dump(x)
+    except Exception as e: return Elided(f"{type(x).__name__} that can't be dumped ({type(e).__name__})")
+
 def elide(
     x, # A message, a history, a part, an SDK response, or any structure of dicts and lists
     maxlen:int=None, # Cut other text longer than this
-    _hint=None,
+    nodes:int=None, # Copy at most this many values, a marker saying how many more for the rest
+    _hint=None, _w=None,
 ):
     "A copy of `x`: plain dicts and lists, `role` first, an `Elided` marker for each payload (bytes, data URI, base64)"
+    w = _w or _Walk(nodes)
     if isinstance(x, (bytes,bytearray,memoryview)): return Elided(_sniff(x, _hint), len(x))
     if isinstance(x, str): return _elide_str(x, _hint, maxlen)
-    if hasattr(x, 'model_dump') and not isinstance(x, dict): x = dump(x)
-    if isinstance(x, dict):
-        hint = next((x[k] for k in mt_keys() if isinstance(x.get(k), str) and '/' in x[k]), None)
-        pay = x.get('type')!='text'  # an Anthropic text source's `data` is the text itself, not base64
-        ks = payload_keys()
-        return {k:_elide_str(x[k], hint, maxlen, pay) if k in ks and isinstance(x[k], str)
-                  else elide(x[k], maxlen, hint)
-                for k in sorted(x, key=lambda k: k!='role')}
-    if isinstance(x, (list,tuple)): return [elide(o, maxlen) for o in x]
-    return x
+    if hasattr(x, 'model_dump') and not isinstance(x, dict) and isinstance(x := _dumped(x), Elided): return x
+    if not isinstance(x, (dict,list,tuple)): return x
+    if any(o is x for o in w.path): return Elided('cycle')
+    if len(w.path)>=_max_depth: return Elided(f"{len(x):,} more, nested deeper")
+    w.path.append(x)
+    try:
+        if isinstance(x, dict):
+            hint = next((x[k] for k in mt_keys() if isinstance(x.get(k), str) and '/' in x[k]), None)
+            pay = x.get('type')!='text'  # an Anthropic text source's `data` is the text itself, not base64
+            ks,out = payload_keys(),{}
+            for i,k in enumerate(sorted(x, key=lambda k: k!='role')):
+                if w.full(): out['…'] = Elided(f"{len(x)-i:,} more keys"); break
+                v = x[k]
+                str_pay = k in ks and isinstance(v, str)
+                out[k] = _elide_str(v, hint, maxlen, pay) if str_pay else elide(v, maxlen, None, hint, w)
+                if w.left is not None: w.left -= 1
+            return out
+        out = []
+        for i,o in enumerate(x):
+            if w.full(): out.append(Elided(f"{len(x)-i:,} more items")); break
+            out.append(elide(o, maxlen, None, None, w))
+            if w.left is not None: w.left -= 1
+        return out
+    finally: w.path.pop()
 
 # %% ../nbs/42_elide.ipynb #b9ef5b21
-def pfmt(x, maxlen=2000, width=120, limit=50_000)->str:
-    "The elided repr of `x`, at most `limit` characters"
+def pfmt(x, maxlen=2000, width=120, limit=50_000, nodes=20_000)->str:
+    "The elided repr of `x`, at most `limit` characters (and `nodes` values); never raises"
     import pprint
-    s = pprint.pformat(elide(x, maxlen), width=width, sort_dicts=False)
+    try: s = pprint.pformat(elide(x, maxlen, nodes), width=width, sort_dicts=False)
+    except Exception as e: return f"<{type(x).__name__} that can't be shown: {type(e).__name__}>"
     return s if len(s)<=limit else s[:limit] + f"\n… ({len(s)-limit:,} more characters)"
 
 def show_repr(
@@ -107,10 +136,14 @@ def show_repr(
     "Print `x` with its payloads elided (`elide`): a repr that never prints base64"
     print(pfmt(x, maxlen, width))
 
-# %% ../nbs/42_elide.ipynb #31e78dca
+# %% ../nbs/42_elide.ipynb #ac17eb26
 @patch
 def __repr__(self:Msg): return pfmt(self)
 @patch
-def __repr__(self:History): return pfmt(list(self))
+def __repr__(self:History): return (f"# {t}\n" if (t := self.trimmed()) else '') + pfmt(list(self))
 @patch
 def __repr__(self:Request): return pfmt(dict(self))
+@patch
+def __repr__(self:Block): return pfmt(dict(self))
+@patch
+def __repr__(self:Blocks): return pfmt(list(self))

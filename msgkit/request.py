@@ -16,7 +16,7 @@ from .registry import get_api, apis
 from .history import read_history
 from .repairs import lift_system
 from .cache import cache_plan, cache_request
-from .core import render_history, finish_msgs
+from .core import render_history, finish_msgs, chk_sent
 from .tools import mk_tools
 from .budget import est_tokens
 
@@ -109,8 +109,11 @@ def _request(h, ad, model, system, tools, cache, last_only, fetch, fit, wire, ex
     "The request `mk_request` makes of history `h`, its options checked"
     o = dict(opts)
     strict,ttl = o.pop('strict'),o.pop('ttl')
-    system,ts = lift_system(h, system, ad)
-    res = finish_msgs(render_history(ts, ad, bkw, fetch, fit=fit), ad, cache, ttl, last_only)
+    system,ts = lift_system(h, system, ad, model)
+    if not ts: raise InputError(f"mk_request needs a message to send (api={ad.name!r}): this history has "
+                                f"{'only system text' if h else 'none'}")
+    res = finish_msgs(render_history(ts, ad, bkw, fetch, fit=fit, open_calls=False), ad, cache, ttl, last_only)
+    chk_sent(res, ts, ad.name)
     if tools is not None: tools = mk_tools(tools, ad.name, strict=strict)
     if cache_plan(cache): system,tools = cache_request(res, system, tools, ad, ttl, model, taken=ad.marks_taken(kw))
     req = ad.request(res, model=model, system=system, tools=tools, **{k:v for k,v in o.items() if v is not None}, **kw)

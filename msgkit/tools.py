@@ -12,6 +12,7 @@ from functools import partial
 from .errors import *
 from .parts import *
 from .registry import all_adapters, get_api, apis
+from .losses import reports
 
 # %% ../nbs/48_tools.ipynb #4c269485
 _jtypes = {str:'string', int:'integer', float:'number', bool:'boolean'}
@@ -113,6 +114,7 @@ def read_tools(x)->list:
 
 # %% ../nbs/48_tools.ipynb #1b16a04c
 @guard("a Python function, a JSON Schema, or any API's tool form")
+@reports
 def mk_tool(
     obj, # A function, a JSON Schema dict with a name, or a tool in any API's form
     api:str='openai', # Target API
@@ -124,6 +126,7 @@ def mk_tool(
     return get_api(api).tool(ts[0], strict=strict)
 
 @guard("a list of Python functions, JSON Schemas, or any API's tool forms")
+@reports
 def mk_tools(
     objs, # Tools: each anything `mk_tool` takes (or one of them)
     api:str='openai', # Target API

@@ -239,6 +239,7 @@ def openai_loop(n):
         h.append(dict(type='message', id=f'msg_{i:04d}', role='assistant', status='completed', content=[dict(type='output_text', text=f'Paris ({i}).', annotations=[])]))
     return h
 
+@pytest.mark.slow
 @pytest.mark.parametrize('api', APIS)
 @pytest.mark.parametrize('src', ['anthropic', 'openai'])
 def test_trim_every_budget(src, api):

@@ -54,9 +54,17 @@ def msgs_of(api, req): return req['input'] if api == 'openai' else req['contents
 
 @pytest.mark.parametrize('strategy', ['last', 'rolling', [0, 2]])
 @pytest.mark.parametrize('api', APIS)
-def test_tool_loop_cache(api, strategy):
+def test_tool_loop_cache(api, strategy): tool_loop_cache(api, strategy, 5)
+
+@pytest.mark.slow
+@pytest.mark.parametrize('strategy', ['last', 'rolling', [0, 2]])
+@pytest.mark.parametrize('api', APIS)
+def test_tool_loop_cache_30_turns(api, strategy): tool_loop_cache(api, strategy, 30)
+
+def tool_loop_cache(api, strategy, turns):
+    "Each step of a `turns`-turn tool loop: accepted, marked as the strategy says, the cached prefix unchanged"
     prev = None
-    for step, h in enumerate(tool_loop(api)):
+    for step, h in enumerate(tool_loop(api, turns)):
         req = mk_request(h, api, model=MODEL.get(api, 'm'), system=SYSTEM, tools=[get_weather], cache=strategy)
         accept(api, req); rules_cache(api, req)
         ms = msgs_of(api, req)
@@ -78,7 +86,7 @@ def test_tool_loop_cache(api, strategy):
             for k in ('system', 'tools', 'toolConfig', 'instructions'):  # the system prompt and tools, marks and all
                 assert json.dumps(jsonable(req.get(k))) == json.dumps(jsonable(prev_req.get(k))), k
         prev, prev_req = (ms, at), req
-    assert step == 59
+    assert step == 2*turns - 1
 
 @pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
 def test_system_and_tools_marked_within_four(api):

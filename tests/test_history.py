@@ -281,12 +281,19 @@ def test_anthropic_four_breakpoints():
     check('anthropic', mk_msgs(h, api='anthropic', cache=True, cache_last_ckpt_only=True))
     with pytest.raises(AssertionError, match='A maximum of 4'): check('anthropic', h)
 
-@pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
-def test_start_with_a_user_turn(api):
-    "'The first message must always use the user role' / 'A conversation must start with a user message': a clear error"
-    with pytest.raises(ValueError, match='starts with a user turn'): mk_msgs([dict(role='assistant', content='Hi!'), 'hello'], api=api)
-    with pytest.raises(AssertionError, match='first message|start with a user'): RULES[api]([dict(role='assistant', content=[dict(text='x')] if api=='bedrock' else 'x')])
+def test_start_with_a_user_turn():
+    "Bedrock: 'A conversation must start with a user message' (a ValidationException): a clear error"
+    with pytest.raises(ValueError, match='starts with a user turn'): mk_msgs([dict(role='assistant', content='Hi!'), 'hello'], api='bedrock')
+    with pytest.raises(AssertionError, match='start with a user'): RULES['bedrock']([dict(role='assistant', content=[dict(text='x')])])
     assert mk_msgs([dict(role='assistant', content='Hi!'), 'hello'], api='openai')[0]['role']=='assistant'
+
+def test_anthropic_takes_an_assistant_turn_first():
+    "issue 17: api.anthropic.com answered 200 to a history opening with the assistant's turn (pydantic-ai's cassette "
+    "test_anthropic_model_empty_message_on_history): no longer refused"
+    h = [dict(role='assistant', content=[dict(type='text', text='Hello, how can I help you?')]), 'I need a potato!']
+    out = mk_msgs(h, api='anthropic')
+    assert [m['role'] for m in out] == ['assistant', 'user']
+    check('anthropic', out)
 
 # ---------------------------------------------------------------- Responses' rules
 def test_responses_user_text_after_tool_outputs():
@@ -339,7 +346,7 @@ def test_ids_mapped_to_each_api(api):
     ids = [c['id'] for c in tool_calls(a)]
     if api in ('anthropic', 'bedrock', 'openai'): assert ids[0] != ODD
     if api in ('bedrock', 'openai'): assert len(ids[0]) <= 64
-    if api=='openai_chat': assert ids == [ODD]
+    if api=='openai_chat': assert ids == [ODD] if len(ODD) <= 40 else len(ids[0]) <= 40  # "maximum length 40"
 
 @pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
 def test_oracle_refuses_bad_ids(api):
@@ -394,10 +401,14 @@ def test_gemini_own_calls_keep_their_signature():
 
 @pytest.mark.parametrize('api', ['openai', 'openai_chat'])
 def test_text_joined_as_written(api):
-    "Text blocks of one turn become one string as written: no added blank lines"
-    blocks = [dict(type='text', text='Sunny'), dict(type='text', text=', 18°C.'), dict(type='tool_use', id='toolu_1', name='f', input={})]
-    msgs = mk_msgs([Q, dict(role='assistant', content=blocks)], api=api)
-    assert (msgs[1]['content'] if api=='openai_chat' else msgs[1]['content']) == 'Sunny, 18°C.'
+    "issue 17 item 3: where one string is needed, text split by citations joins as written, other blocks by a blank line"
+    cite = [dict(type='char_location', cited_text='18°C', document_index=0, document_title='Weather', start_char_index=0, end_char_index=4)]
+    blocks = [dict(type='text', text='It is '), dict(type='text', text='18°C', citations=cite), dict(type='text', text=' in Paris.'),
+              dict(type='text', text='Humidity is low.'), dict(type='tool_use', id='toolu_1', name='f', input={})]
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', LossWarning)  # the citations themselves have no place there
+        msgs = mk_msgs([Q, dict(role='assistant', content=blocks)], api=api)
+    assert msgs[1]['content'] == 'It is 18°C in Paris.\n\nHumidity is low.'
 
 def test_reasoning_field_for_compatible_servers():
     "reasoning_field= gives DeepSeek/Kimi their reasoning_content and OpenRouter its reasoning_details back; the rest is Chat"
@@ -442,12 +453,16 @@ AWAIT = dict(verifiers=3, ant_ai=3, mmsp=2, tenxgraph=3, langchain=3, langchain_
 @pytest.mark.parametrize('target', APIS)
 @pytest.mark.parametrize('fmt', list(FORMATS))
 def test_format_awaiting_results(fmt, target):
-    "A format's history cut right after the model's tool call (its result is still being computed) keeps the call"
+    "A format's history cut right after the model's tool call (its result is still being computed) keeps the call in a "
+    "history (mk_msgs); a request can't send it (issue 17 item 7: every API answers a 400): left out, reported"
     h, _ = FORMATS[fmt]()
+    if target in ('openai', 'openai_chat'):  # the others take a leading system message only in mk_request
+        msgs, ls = losses(mk_msgs, h[:AWAIT[fmt]], target)
+        assert [c['name'] for c in tool_calls(msgs)] == ['get_weather']
+        assert not [l for l in ls if l['what'].startswith('tool')]
     req, ls = losses(mk_request, h[:AWAIT[fmt]], target, model='m')
-    msgs = accept(target, req)
-    assert [c['name'] for c in tool_calls(msgs)] == ['get_weather']
-    assert not [l for l in ls if l['what'].startswith('tool')]
+    assert tool_calls(accept(target, req)) == []
+    assert [l['what'] for l in ls if l['what'].startswith('tool call get_weather')]
 
 @pytest.mark.parametrize('api', APIS)
 def test_langchain_tuples(api):
@@ -485,7 +500,7 @@ def test_langchain_legacy_function_call():
         check(api, msgs)
         assert [(c['name'], c['args']) for c in tool_calls(msgs)] == [('f', {'a': 1})]
 
-@pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
+@pytest.mark.parametrize('api', ['bedrock'])
 def test_window_cut_at_tool_results(api):
     "A window that starts with tool results: the orphans are dropped, then the start is checked (a clear error, not a 400)"
     h = [dict(role='tool', tool_call_id='call_1', content='Sunny'), dict(role='assistant', content='It is sunny'), dict(role='user', content='thanks')]
@@ -505,7 +520,9 @@ def test_system_cache_marks_kept():
     check_bedrock(r['messages'], system=r['system'])
     r, ls = losses(mk_request, [sysm, 'hi'], 'gemini', model='m')
     assert r['config']['system_instruction'] == 'Long system' and ls[0]['what'] == 'cache_control of a system prompt'
-    with pytest.raises(ValueError, match='in the middle'): mk_request(['hi', dict(role='system', content='x'), 'a'], 'gemini')
+    # issue 17 item 2: a system message mid-history moves to the system prompt (reported) where the API has no such role
+    r, ls = losses(mk_request, ['hi', dict(role='system', content='x'), 'a'], 'gemini')
+    assert r['config']['system_instruction'] == 'x' and 'moved to the system prompt' in ls[0]['why']
 
 def test_same_api_replay_of_sdk_dumps():
     "A Chat message's to_dict() (annotations: [], refusal: None) and Responses items' model_dump() (async_) replay unchanged"

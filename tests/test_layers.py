@@ -15,7 +15,7 @@ LAYERS = [
     ('history', ['history', 'readers.*', 'repairs', 'render']),  # reading (and format readers), repairs, rendering
     ('adapters', ['adapters', 'adapters.base', 'adapters.openai', 'adapters.openai_chat', 'adapters.dialects.*', 'adapters.anthropic',
                   'adapters.gemini', 'adapters.bedrock']),
-    ('public', ['download', 'fit', 'elide', 'markdown', 'display', 'cache', 'response', 'core', 'tools', 'stream',
+    ('public', ['download', 'fit', 'elide', 'markdown', 'viewparts', 'display', 'cache', 'response', 'core', 'tools', 'stream',
                 'budget', 'request', 'batch', 'table', 'cli']),
     ('package', ['__init__']),
 ]

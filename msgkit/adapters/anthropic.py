@@ -72,8 +72,12 @@ class AnthropicAdapter(Adapter):
     role_hint = ": use mk_request(msgs, api='anthropic'), which puts leading system messages in `system`"
     file_refs = ('file_',)
     msg_shape,block_shape,extra_keys = _amsg,_ablock,('cache_control',)
-    # tool_use ids match ^[a-zA-Z0-9_-]+$; "The first message must always use the user role"
-    id_chars,first_user = 'A-Za-z0-9_-',True
+    # tool_use ids match ^[a-zA-Z0-9_-]+$; a history may open with the assistant's turn (api.anthropic.com answered
+    # 200 to one: pydantic-ai's cassette test_anthropic_model_empty_message_on_history)
+    id_chars,first_user = 'A-Za-z0-9_-',False
+    name_chars = 'a-zA-Z0-9_-'  # tool names: ^[a-zA-Z0-9_-]{1,64}$
+    # system messages in `messages` too, for some models (`takes_mid_system`); leading ones go in `system`
+    roles,system_apart = ('user','assistant','system'),True
     def text_msg(self, role, s): return dict(role=role, content=s)
 
     limits = dict(image=(5*1024*1024,'b64'), document=(32*1024*1024,'b64'))
@@ -86,9 +90,9 @@ def part(self:AnthropicAdapter, p, role='user'):
     if 'raw' in p: return copy.deepcopy(p.raw)
     if p.type=='tool_call': return dict(type='tool_use', id=p.id or p.name, name=p.name, input=p.args)
     if p.type=='thinking': return self.reasoning(p)
-    if p.type=='tool_result':
-        c = [self.part(o) for o in p.content]
-        d = dict(type='tool_result', tool_use_id=p.id or p.name, content=c)
+    if p.type=='tool_result':  # blank text is no content ("text content blocks must contain non-whitespace text")
+        c = [self.part(o) for o in p.content if not (o.type=='text' and not o.text.strip())]
+        d = dict(type='tool_result', tool_use_id=p.id or p.name, **({'content':c} if c else {}))
         return {**d, 'is_error':True} if p.is_error else d
     if 'file' in p and p.type=='image': return dict(type='image', source=dict(type='file', file_id=p.file))
     if p.type=='image':
@@ -101,8 +105,20 @@ def part(self:AnthropicAdapter, p, role='user'):
     return d
 
 # %% ../../nbs/23_anthropic.ipynb #64efdb7b
+# "Claude Opus 4.8 accepts role: 'system' messages immediately after a user turn in the messages array"; "not available
+# on Amazon Bedrock, Vertex AI" (https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages)
+_mid_system = ('claude-opus-4-8',)
+
 @patch
-def msg(self:AnthropicAdapter, role, blocks): return dict(role=role, content=blocks)
+def takes_mid_system(self:AnthropicAdapter, model=None, prev=None):
+    "Claude Opus 4.8 takes a system message mid-history, right after a user turn"
+    return prev=='user' and isinstance(model, str) and model.startswith(_mid_system)
+
+@patch
+def msg(self:AnthropicAdapter, role, blocks):
+    if role=='system' and any(b.get('type')!='text' for b in blocks):  # SystemMessageParam: str or TextBlockParams
+        raise InputError("api='anthropic' takes only text in a system message")
+    return dict(role=role, content=blocks)
 
 @patch
 def reasoning(self:AnthropicAdapter, p, **kw):
@@ -162,7 +178,8 @@ def request(self:AnthropicAdapter, msgs, model=None, system=None, tools=None, to
 # %% ../../nbs/23_anthropic.ipynb #00256435
 AnthropicAdapter.fields = tuple('''max_tokens cache_control container diagnostics inference_geo metadata output_config
     service_tier speed stop_sequences stream system thinking tool_choice tools user_profile_id workspace_id'''.split())
-AnthropicAdapter.call_kw,AnthropicAdapter.sdk_call = ('extra_headers','extra_query','extra_body','timeout'),'anthropic.resources.messages:Messages.create'
+AnthropicAdapter.call_kw = ('extra_headers','extra_query','extra_body','timeout')
+AnthropicAdapter.sdk_call = 'anthropic.resources.messages:Messages.create'
 
 # %% ../../nbs/23_anthropic.ipynb #7bfa9686
 @patch
@@ -177,7 +194,7 @@ def parse_tool(self:AnthropicAdapter, d):
 @patch
 def tool(self:AnthropicAdapter, t, strict=False):
     # "Must match the regex ^[a-zA-Z0-9_-]{1,64}$"
-    self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
+    t = Tool({**t, 'name':self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')})
     if t.description: d = dict(name=t.name, description=t.description, input_schema=t.schema)
     else: d = dict(name=t.name, input_schema=t.schema)
     # its cache mark and other keys of Anthropic's own, kept
@@ -388,8 +405,12 @@ def _blk_len(b):
 # %% ../../nbs/23_anthropic.ipynb #d420a73f
 @patch
 def tidy(self:AnthropicAdapter, msgs):
-    "No blank text, merged turns, tool results first in their turn, at most 32 MB"
+    "No blank text, merged turns, tool results first in their turn, system messages only after a user's, at most 32 MB"
     msgs = [_results_first(m) for m in Adapter.tidy(self, [o for o in map(_unblank, msgs) if o is not None])]
+    for i,m in enumerate(msgs):
+        if m.get('role')=='system' and (i==0 or msgs[i-1].get('role')!='user'):
+            raise InputError(f"api='anthropic' takes a system message in `messages` only right after a user turn (and "
+                             f"only for {', '.join(_mid_system)}); this is message {i}{self.role_hint}")
     n = _b64_len(msgs)
     if n>_max_req:
         raise InputError(f"api='anthropic' takes requests of at most {_max_req:,} bytes; "

@@ -16,6 +16,7 @@ from ..shapes import fits
 from ..losses import lose
 from ..registry import all_adapters, get_api
 from ..mediapart import with_fields
+from ..repairs import fit_name
 
 # %% ../../nbs/20_adapters.ipynb #07ba1ac5
 class Adapter:
@@ -233,6 +234,10 @@ def resp(self:Adapter, x):
 # tool-call ids: a regex character class, a length
 Adapter.id_chars,Adapter.id_max,Adapter.first_user = None,None,False
 Adapter.msg_names = False  # does it take `name` on messages?
+# tool names: the characters they may use (a regex class), the most of them, the characters that may come first
+Adapter.name_chars,Adapter.name_max,Adapter.name_first = None,64,None
+Adapter.one_text = ()  # the roles whose text it takes as one string (texts joined, never glued)
+Adapter.system_apart = False  # with a system role, does it still take the leading system turns apart (`system=`)?
 
 @patch
 def mergeable(self:Adapter, a, b)->bool:
@@ -270,6 +275,11 @@ def item_role(self:Adapter, d)->str:
 def citations(self:Adapter, d:dict)->list:
     "`(quote, source, url)` of each citation block `d` of this API's form carries (for display); `[]` if none"
     return []
+
+@patch
+def takes_mid_system(self:Adapter, model=None, prev=None)->bool:
+    "Does `model` take a system message mid-history after a turn of role `prev` (for APIs whose system role is apart)?"
+    return False
 
 @patch
 def reasoning(self:Adapter, p, **kw):
@@ -318,7 +328,7 @@ def system_prompt(self:Adapter, groups:list):
     for p in (p for g in groups for p in g):
         if p.type!='text': raise InputError(f"api={self.name!r} takes only text in a system prompt, not {p.type}")
         for k in p.get('extras') or (): lose(f"{k} of a system prompt", f"api={self.name!r} has no place for it")
-    return '\n\n'.join(''.join(p.text for p in g) for g in groups) or None
+    return '\n\n'.join(s for g in groups if (s := join_texts(g))) or None
 
 @patch
 def request(self:Adapter, msgs, model=None, system=None, **kw)->dict:
@@ -361,8 +371,9 @@ def sdk_fields(self:Adapter)->set:
 # other APIs' words for msgkit's own options
 _spelled = dict(stop_sequences='stop', stopSequences='stop', max_output_tokens='max_tokens', maxTokens='max_tokens',
                 max_completion_tokens='max_tokens', response_format='schema', response_json_schema='schema',
-                response_schema='schema', reasoning_effort='reasoning', thinking='reasoning', thinking_config='reasoning',
-                topP='top_p', instructions='system', system_instruction='system', toolConfig='tools')
+                response_schema='schema', reasoning_effort='reasoning', thinking='reasoning',
+                thinking_config='reasoning', topP='top_p', instructions='system', system_instruction='system',
+                toolConfig='tools')
 
 def _close(k, names, fuzzy=True):
     import difflib
@@ -401,8 +412,9 @@ def body_of(self:Adapter, req:dict)->dict:
     return {**r, **eb}
 
 def merge_fields(r:dict, kw:dict)->dict:
-    "Request `r` (from msgkit's options) with the caller's fields `kw`; a field both set to a dict holds both's keys, `r`'s winning"
-    return {**r, **{k:({**v, **r[k]} if isinstance(v, dict) and isinstance(r.get(k), dict) else v) for k,v in kw.items()}}
+    "Request `r` with fields `kw` over it; a field both set to a dict keeps the keys of both (`kw`'s where both do)"
+    both = lambda k,v: isinstance(v, dict) and isinstance(r.get(k), dict)
+    return {**r, **{k:({**r[k], **v} if both(k, v) else v) for k,v in kw.items()}}
 
 # %% ../../nbs/20_adapters.ipynb #69de76d5
 @patch
@@ -425,9 +437,17 @@ def tool_mark(self:Adapter, d:dict)->bool:
     "Is tool-list entry `d` a cache mark of this API's (Bedrock's `cachePoint`), kept in its place, not read as a tool?"
     return len(d)==1 and bool(self.marks([d]))
 
+_any_name = r'[a-zA-Z0-9_.:-]{1,64}'  # what some API takes as a tool name (Gemini's `.` and `:` among them)
+
 @patch
 def chk_tool_name(self:Adapter, name, pat, what):
-    "A clear error for a tool name this API refuses"
+    "A tool name this API takes: `name`; another API's (a Gemini or MCP name) fitted and reported; else an error"
+    # a name no API takes is the caller's to change: renamed, the model would call a tool that isn't there
+    if isinstance(name, str) and re.fullmatch(_any_name, name) and not re.fullmatch(pat, name) and self.name_chars:
+        n = fit_name(name, self.name_chars, self.name_max, self.name_first)
+        if re.fullmatch(pat, n):
+            lose(f"tool name {name!r}", f"api={self.name!r} takes names of {what}: sent as {n!r}", 'tools')
+            name = n
     if not isinstance(name, str) or not re.fullmatch(pat, name):
         raise InputError(f"api={self.name!r} takes tool names of {what}, not {name!r}")
     return name
@@ -633,7 +653,10 @@ _attr_docs = dict(
     mt_keys="its fields that hold media types",
     fields="its SDK call's other request fields, passed on as given", req_opts="msgkit's options of this API alone",
     call_kw="its SDK call's options that aren't in the body (`extra_headers`, `timeout`, ...)",
-    sdk_call="'module:Class.method' whose parameters are the installed SDK's request fields")
+    sdk_call="'module:Class.method' whose parameters are the installed SDK's request fields",
+    name_chars="the characters its tool names may use (a regex class)", name_max="the longest tool name it takes",
+    name_first="the characters a tool name may start with (a regex class)",
+    one_text="the roles whose text it takes as one string", system_apart="does it take leading system turns apart?")
 
 def contract()->str:
     "A Markdown table of every member of `Adapter` an adapter may override: its default and its doc"

@@ -69,6 +69,7 @@ class BedrockAdapter(Adapter):
     msg_shape,block_shape = _bmsg,_bblock
     # botocore's ToolUseId; "A conversation must start with a user message"
     id_chars,id_max,first_user = 'A-Za-z0-9_-',64,True
+    name_chars = 'a-zA-Z0-9_-'  # tool names: ^[a-zA-Z0-9_-]{1,64}$
     def text_msg(self, role, s): return dict(role=role, content=[dict(text=s)])
     def text_of(self, d, role):
         "The text of a message of `role` holding just text: `{'role', 'content'}`, with a string or one text block"
@@ -90,7 +91,9 @@ def part(self:BedrockAdapter, p, role='user'):
     if p.type=='tool_result':
         if any(o.type=='audio' for o in p.content):
             raise InputError("api='bedrock' takes no audio in a tool result: text, JSON, images, documents and video")
-        d = dict(toolUseId=p.id or p.name, content=[self.part(o) for o in p.content])
+        # blank text is refused ("The text field in the ContentBlock object is blank"): an empty result is empty JSON
+        c = [self.part(o) for o in p.content if not (o.type=='text' and not o.text.strip())]
+        d = dict(toolUseId=p.id or p.name, content=c or [dict(json={})])
         return dict(toolResult={**d, 'status':'error'} if p.is_error else d)
     if 'file' in p: src = dict(s3Location=dict(uri=p.file))
     elif 'chunks' in p: src = dict(content=[dict(text=o) for o in p.chunks])
@@ -144,8 +147,9 @@ def request(
         tc = dict(tools=tools or [])
         if tool_choice is not None:
             c = chk_choice(tool_choice)
-            if c=='none': raise no_opt(self.name, "tool_choice 'none'",
-                                       "Converse's toolChoice is auto, any or a tool: leave the tools out", 'tool_choice')
+            if c=='none':
+                raise no_opt(self.name, "tool_choice 'none'",
+                             "Converse's toolChoice is auto, any or a tool: leave the tools out", 'tool_choice')
             tc['toolChoice'] = {'auto':dict(auto={}), 'required':dict(any={})}.get(c) or dict(tool=dict(name=c))
         r['toolConfig'] = tc
     ic = dict(maxTokens=max_tokens, temperature=temperature, topP=top_p,
@@ -200,7 +204,7 @@ def parse_tool(self:BedrockAdapter, d):
 
 @patch
 def tool(self:BedrockAdapter, t, strict=False):
-    self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
+    t = Tool({**t, 'name':self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')})
     d = dict(name=t.name, **({'description':t.description} if t.description else {}), inputSchema=dict(json=t.schema))
     return dict(toolSpec={**d, 'strict':True} if strict or t.get('strict') else d)
 

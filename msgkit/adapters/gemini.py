@@ -52,6 +52,8 @@ class GeminiAdapter(Adapter):
     str_content,file_refs = False,('gs://','https://generativelanguage.googleapis.com/')
     role_hint = ": use mk_request(msgs, api='gemini'), which puts leading system messages in `system_instruction`"
     msg_shape,block_shape,extra_keys = _gmsg,_gpart,('thought_signature','thoughtSignature')
+    # FunctionDeclaration.name: "must start with a letter or an underscore", then a-z, A-Z, 0-9, _ . : - (at most 64)
+    name_chars,name_first = 'a-zA-Z0-9_.:-','a-zA-Z_'
 
     def text_msg(self, role, s): return dict(role={'assistant':'model'}.get(role, role), parts=[dict(text=s)])
     def text_of(self, d, role):
@@ -133,7 +135,7 @@ def request(
     elif reasoning is not None:
         raise InputTypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
     # msgkit's options over a config's (a field both set to a dict keeps the keys of both)
-    cfg = merge_fields({**o, **({'system_instruction':system} if system else {})}, {**(config or {}), **kw})
+    cfg = merge_fields(merge_fields(config or {}, o), {**kw, **({'system_instruction':system} if system else {})})
     return dict(**({'model':model} if model else {}), contents=msgs, **({'config':cfg} if cfg else {}))
 
 # %% ../../nbs/24_gemini.ipynb #f79051a4
@@ -398,9 +400,10 @@ def _json_schema(s):
 @patch
 def tool(self:GeminiAdapter, t, strict=False):
     if strict:
-        raise Unsupported("api='gemini' has no strict mode for tools: its function calling follows the schema", 'strict')
-    self.chk_tool_name(t.name, r'[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}',
-                       'a letter or _ then a-z, A-Z, 0-9, _ . : - (at most 64)')
+        raise Unsupported("api='gemini' has no strict mode for tools: its function calling follows the schema",
+                          'strict')
+    t = Tool({**t, 'name':self.chk_tool_name(t.name, r'[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}',
+                                             'a letter or _ then a-z, A-Z, 0-9, _ . : - (at most 64)')})
     try: ps = dict(parameters=gemini_schema(t.schema))
     # what `parameters` can't say, `parameters_json_schema` (full JSON Schema) can
     except ValueError: ps = dict(parameters_json_schema=t.schema)

@@ -113,6 +113,8 @@ class OpenAIAdapter(Adapter):
     url_mts = IMG_MTS | {'application/pdf'}
     # call_id: "Expected a string with maximum length 64" (string_above_max_length)
     file_refs,id_max = ('file-',),64
+    name_chars = 'a-zA-Z0-9_-'  # tool names: ^[a-zA-Z0-9_-]{1,64}$
+    one_text = ('assistant',)  # an assistant message's text is one `output_text`
     msg_shape,block_shape,extra_keys = _oitem,_oblock,('annotations','prompt_cache_breakpoint')
     def text_msg(self, role, s): return dict(role=role, content=s)
 
@@ -168,12 +170,12 @@ def msg(self:OpenAIAdapter, role, blocks):
 
 @patch
 def reply(self:OpenAIAdapter, blocks):
-    "The model's text as an assistant message (its content one string, joined as written)"
+    "The model's text as an assistant message (its content one string; `render_turn` joined split text first)"
     if any(o.get('type') not in ('input_text','output_text') for o in blocks):
         kinds = sorted({o.get('type') for o in blocks} - {'input_text','output_text'})
         raise InputError(f"api='openai' takes only text in an assistant message, not {', '.join(kinds)} "
                          "(media from another API's reply can't go back to OpenAI as the model's)")
-    return dict(role='assistant', content=''.join(o['text'] for o in blocks))
+    return dict(role='assistant', content='\n\n'.join(o['text'] for o in blocks))
 
 # %% ../../nbs/21_openai.ipynb #29ae475a
 @patch
@@ -193,7 +195,8 @@ def request(
 ):
     r = dict(**({'model':model} if model else {}), input=msgs, **({'instructions':system} if system else {}))
     if stop is not None:
-        raise no_opt(self.name, 'stop sequences', "Responses has none (Chat Completions has: api='openai_chat')", 'stop')
+        raise no_opt(self.name, 'stop sequences', "Responses has none (Chat Completions has: api='openai_chat')",
+                     'stop')
     if tools: r['tools'] = tools
     if tool_choice is not None:
         r['tool_choice'] = c if (c := chk_choice(tool_choice)) in CHOICES else dict(type='function', name=c)
@@ -203,7 +206,7 @@ def request(
     if schema is not None:
         n,s = json_schema(schema)
         r['text'] = dict(format=dict(type='json_schema', name=n, schema=s))
-    if isinstance(reasoning, dict): r['reasoning'] = reasoning  # {'effort': 'high', 'summary': 'auto'}, as the API has it
+    if isinstance(reasoning, dict): r['reasoning'] = reasoning  # the API's own: {'effort': 'high', 'summary': 'auto'}
     elif reasoning is not None:
         if not isinstance(reasoning, str):
             raise no_opt(self.name, 'reasoning budget in tokens',
@@ -217,7 +220,8 @@ OpenAIAdapter.fields = tuple('''access_programs background background_options co
     include instructions max_output_tokens max_tool_calls metadata moderation parallel_tool_calls previous_response_id
     prompt prompt_cache_key prompt_cache_options prompt_cache_retention reasoning safety_identifier service_tier store
     stream stream_options temperature text tool_choice tools top_logprobs top_p truncation user'''.split())
-OpenAIAdapter.call_kw,OpenAIAdapter.sdk_call = ('extra_headers','extra_query','extra_body','timeout'),'openai.resources.responses:Responses.create'
+OpenAIAdapter.call_kw = ('extra_headers','extra_query','extra_body','timeout')
+OpenAIAdapter.sdk_call = 'openai.resources.responses:Responses.create'
 
 # %% ../../nbs/21_openai.ipynb #bd829292
 @patch
@@ -300,7 +304,7 @@ def parse_tool(self:OpenAIAdapter, d):
 
 @patch
 def tool(self:OpenAIAdapter, t, strict=False):
-    self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
+    t = Tool({**t, 'name':self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')})
     strict = strict or bool(t.get('strict'))
     return dict(type='function', name=t.name, description=t.description,
                 parameters=strict_schema(t.schema) if strict else t.schema, strict=strict)

@@ -57,6 +57,10 @@ class OpenAIChatAdapter(Adapter):
     name,roles,opts = 'openai_chat',('system','developer','user','assistant','tool'),('detail','reasoning_field')
     payload_keys = Adapter.payload_keys + ('file_data',)
     msg_shape,block_shape,msg_names,extra_keys = _cmsg,_cpart,True,('prompt_cache_breakpoint',)
+    # "Invalid 'messages[3].tool_calls[0].id': string too long. Expected a string with maximum length 40"
+    # (string_above_max_length; e.g. https://github.com/agno-agi/agno/issues/5382)
+    id_max,one_text = 40,('assistant',)
+    name_chars = 'a-zA-Z0-9_-'  # tool names: ^[a-zA-Z0-9_-]{1,64}$
     media_types = dict(image=IMG_MTS, audio=set(_audio_fmt), document={'application/pdf'} | text_mts)
     url_mts = IMG_MTS
     def text_msg(self, role, s):
@@ -81,8 +85,9 @@ def part(self:OpenAIChatAdapter, p, role='user', detail=None, reasoning_field=No
         txt = [o.text for o in p.content if o.type=='text']
         media = [self.part(o, detail=detail) for o in p.content if o.type!='text']
         if media: media = [dict(type='text', text=f"Files from tool call {p.id or p.name}:")] + media
+        # an empty result is empty; one of media alone points at the user message that carries them
         c = (txt[0] if len(txt)==1 else [dict(type='text', text=t) for t in txt] if txt
-             else 'The result is in the next message.')
+             else 'The result is in the next message.' if media else '')
         return dict(role='tool', tool_call_id=p.id or p.name, content=c, _media=media)
     if 'file' in p: return dict(type='file', file=dict(file_id=p.file))
     if p.type=='image': return dict(type='image_url', image_url=dict(url=p.get('url') or data_uri(p),
@@ -108,7 +113,7 @@ def msg(self:OpenAIChatAdapter, role, blocks):
         raise InputError(f"api='openai_chat' takes only text in {'an' if role[0] in 'aeiou' else 'a'} {role} message, "
                          f"not {', '.join(kinds)}")
     if role=='assistant':
-        m = dict(role=role, content=''.join(o['text'] for o in blocks) or None, **_reasoning_fields(thinks))
+        m = dict(role=role, content='\n\n'.join(o['text'] for o in blocks) or None, **_reasoning_fields(thinks))
         return {**m, 'tool_calls':calls} if calls else m
     res = tools + ([dict(role='user', content=media)] if media else [])
     if blocks: res.append(dict(role=role, content=blocks))
@@ -165,7 +170,8 @@ OpenAIChatAdapter.fields = tuple('''audio frequency_penalty function_call functi
     prompt_cache_key prompt_cache_options prompt_cache_retention reasoning_effort response_format safety_identifier seed
     service_tier stop store stream stream_options temperature tool_choice tools top_logprobs top_p user verbosity
     web_search_options'''.split())
-OpenAIChatAdapter.call_kw,OpenAIChatAdapter.sdk_call = ('extra_headers','extra_query','extra_body','timeout'),'openai.resources.chat.completions:Completions.create'
+OpenAIChatAdapter.call_kw = ('extra_headers','extra_query','extra_body','timeout')
+OpenAIChatAdapter.sdk_call = 'openai.resources.chat.completions:Completions.create'
 
 # %% ../../nbs/22_openai_chat.ipynb #5ce11109
 def _join_users(ms):
@@ -182,7 +188,7 @@ def mergeable(self:OpenAIChatAdapter, a, b):
 
 @patch
 def join(self:OpenAIChatAdapter, run):
-    m = dict(role='assistant', content=''.join(o['content'] for o in run if o.get('content')) or None)
+    m = dict(role='assistant', content='\n\n'.join(o['content'] for o in run if o.get('content')) or None)
     calls = [c for o in run for c in o.get('tool_calls') or []]
     return {**m, 'tool_calls':calls} if calls else m
 
@@ -215,7 +221,7 @@ def parse_tool(self:OpenAIChatAdapter, d):
 
 @patch
 def tool(self:OpenAIChatAdapter, t, strict=False):
-    self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')
+    t = Tool({**t, 'name':self.chk_tool_name(t.name, r'[a-zA-Z0-9_-]{1,64}', 'a-z, A-Z, 0-9, _ and - (at most 64)')})
     strict = strict or bool(t.get('strict'))
     f = dict(name=t.name, description=t.description, parameters=strict_schema(t.schema) if strict else t.schema)
     return dict(type='function', function={**f, 'strict':True} if strict else f)
