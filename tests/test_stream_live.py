@@ -188,6 +188,27 @@ def test_async_sdk_streams(api):
     ds, msg, m, r = asyncio.run(run())
     assert ds==want_ds and msg==sync.msg==m and r[0]==api
 
+@pytest.mark.parametrize('api', APIS)
+def test_async_raw_bodies(api):
+    "An async HTTP client's raw body (httpx.AsyncClient's `aiter_bytes`, `aiter_text`, `aiter_lines`) gives the sync "
+    "deltas and message; for Bedrock this is the async route (boto3 has no async client; aiobotocore is not installed)"
+    import httpx
+    sdk = events(api)
+    want_msg, want_ds = stream_msg(sdk), list(MsgStream(sdk))
+    async def run(how):
+        async with httpx.AsyncClient(transport=_h(httpx, body(api))) as hc:
+            async with hc.stream('POST', 'http://mock/x') as r:
+                s = MsgStream(getattr(r, how)())
+                ds = [d async for d in s]
+            async with hc.stream('POST', 'http://mock/x') as r: m = await stream_msg(getattr(r, how)())
+        return ds, s.msg, m
+    for how in ('aiter_bytes',) if api=='bedrock' else ('aiter_bytes', 'aiter_text', 'aiter_lines'):
+        ds, msg, m = asyncio.run(run(how))
+        assert ds==want_ds and msg==m==want_msg, how
+    async def agen():  # SDK events from any async source (an async generator of boto3's events, for Bedrock)
+        for e in sdk: yield e
+    assert asyncio.run(stream_msg(agen()))==want_msg
+
 # ---------------------------------------------------------------- raw bodies: whole, chunked, line by line
 def raw_captures(api):
     "The raw body as an HTTP client hands it over: whole bytes, `iter_bytes()` chunks, `iter_text()`, `iter_lines()`"
