@@ -4,6 +4,25 @@
 docs = {
 'msgkit.adapters.anthropic.AnthropicAdapter':
     'Anthropic Messages API content blocks',
+'msgkit.adapters.anthropic.thinking_forms':
+    "The thinking forms (`'enabled'`, `'adaptive'`) Claude `model` takes (Bedrock ids too), or `None` if unknown\n"
+    '\n'
+    'Parameters:\n'
+    '    model: (not documented)',
+'msgkit.adapters.anthropic.block_kinds':
+    "The kinds of message `m`'s blocks (`thinking`, `tool_use`, `tool_result`, ...), in Anthropic's or Converse's form\n"
+    '\n'
+    'Parameters:\n'
+    '    m: (not documented)',
+'msgkit.adapters.anthropic.chk_thinking':
+    "Claude's rules for `thinking` (the request field) with these messages, tool choice and model (see above)\n"
+    '\n'
+    'Parameters:\n'
+    '    api: (not documented)\n'
+    '    thinking: (not documented)\n'
+    '    msgs: (not documented)\n'
+    '    tool_choice: (not documented) (default None)\n'
+    '    model: (not documented) (default None)',
 'msgkit.adapters.anthropic.cache_mark':
     'A `cache_control` mark of `ttl` (5m or 1h)\n'
     '\n'

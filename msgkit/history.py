@@ -96,7 +96,8 @@ def _item_turns(d, src):
     role,parts = parse_with(src, d, 'item')
     name = (d.get('name') if src.msg_names and isinstance(d.get('name'), str)
             and d.get('role') not in ('tool','function') else None)
-    return [turn(neutral_role(role), parts, native=d, **({'name':name} if name else {}))]
+    # a message with no content says nothing, and Chat refuses it (`content: []`: minItems 1)
+    return [turn(neutral_role(role), parts, native=d, **({'name':name} if name else {}))] if parts else []
 
 def _read_dict(d, role, ad):
     "Turns from dict `d`: a neutral turn, an item of the target, of a format or of another API, or a message of blocks"
@@ -111,7 +112,7 @@ def _read_dict(d, role, ad):
     if c is None: c = []
     ps = ([text_part(c)] if isinstance(c, str) else
           [read_part(o, ad) for o in (c if isinstance(c, (list,tuple)) else [c])])
-    return [turn(neutral_role(r), ps, native=d)]
+    return [turn(neutral_role(r), ps, native=d)] if ps else []
 
 # %% ../nbs/09_history.ipynb #3c806d08
 def resp_turns(x, ad=None):

@@ -51,7 +51,7 @@ def join_texts(ps:list)->str:
     "The text of text parts `ps` as one string: text split by citations joined as written, other parts by a blank line"
     out = ''
     for a,b in zip([None, *ps], ps):
-        out += ('' if a is None or _cited(a) or _cited(b) or not out else '\n\n') + b.text
+        out += ('' if a is None or _cited(a) or _cited(b) or not out or not b.text else '\n\n') + b.text
     return out
 
 # %% ../nbs/03_parts.ipynb #e1109413

@@ -43,8 +43,13 @@ def pair_ids(turns:list, needs_ids=True)->list:
 def _edited(t, ps):
     "Turn `t` with parts `ps`: itself if none changed, its `native` kept if every change kept the parts' own"
     if all(a is b for a,b in zip(ps, t.parts)): return t
-    kept = all(a is b or a.get('native') is not None and a.get('native') is b.get('native') for a,b in zip(ps, t.parts))
+    kept = all(a is b or a.get('native') is not None and a.get('native') is b.get('native') or _named(a, b)
+               for a,b in zip(ps, t.parts))
     return Turn({**t, 'parts':ps}) if kept else edit_turn(t, ps)
+
+def _named(a, b):
+    "Is part `a` part `b` with only its call's name added (derived: the item it came in still says the same)?"
+    return a.keys()-b.keys()<={'name'} and not b.get('name') and all(a[k] is b[k] for k in b if k!='name')
 
 # %% ../nbs/10_repairs.ipynb #26b8910c
 def unique_ids(turns:list)->list:
@@ -141,9 +146,15 @@ def tool_groups(
     for k,(a,b) in enumerate(runs):
         if _side(turns[a])=='user': _uncalled(turns, runs, k, drop)
     if not drop: return turns
-    out = [edit_turn(t, [p for j,p in enumerate(t.parts) if (i,j) not in drop]) if any(i==a for a,_ in drop) else t
-           for i,t in enumerate(turns)]
+    out = [edit_turn(t, _left(t, i, drop)) if any(i==a for a,_ in drop) else t for i,t in enumerate(turns)]
     return [t for t in out if t.parts]
+
+def _left(t, i, drop):
+    "The parts of turn `i` that stay: the reasoning that led to calls left out goes with them when nothing else stays"
+    ps = [p for j,p in enumerate(t.parts) if (i,j) not in drop]
+    if not ps or any(p.type!='thinking' for p in ps): return ps
+    lose('reasoning before the calls left out', 'nothing else of its turn stays', where_of(t))
+    return []
 
 # %% ../nbs/10_repairs.ipynb #ad9bfdf5
 def fit_id(i, chars:str=None, mx:int=None):

@@ -432,6 +432,10 @@ def _rules_anthropic(msgs):
     prev_uses = set()
     # No user-first rule: api.anthropic.com answered 200 to a history that opens with the assistant's turn (pydantic-ai's
     # cassette tests/models/cassettes/test_anthropic/test_anthropic_model_empty_message_on_history.yaml, claude-sonnet-4-5)
+    # images and documents only in user turns ("images are not allowed in assistant turns": the provider-rules review)
+    for i, m in enumerate(msgs):
+        if m['role']=='assistant' and isinstance(m['content'], list):
+            assert not any(b.get('type') in ('image','document') for b in m['content']), f"$[{i}]: media in an assistant turn"
     ccs = [b['cache_control'] for m in msgs if isinstance(m['content'], list) for b in m['content'] if b.get('cache_control')]
     assert len(ccs) <= 4, f"'A maximum of 4 blocks with cache_control may be provided. Found {len(ccs)}.'"
     # prompt caching docs, mixing TTLs: "cache entries with longer TTL must appear before shorter TTLs"
@@ -471,6 +475,11 @@ def _rules_anthropic(msgs):
 def _rules_gemini(contents):
     for i, c in enumerate(contents):
         assert c.get('parts'), f"$[{i}]: 'contents.parts must not be empty'"
+        # Gemini's 400: "Please ensure that function call turn comes immediately after a user turn or after a function
+        # response turn." (pydantic-ai's google model opens such a history with an empty user turn for this reason)
+        calls = any('function_call' in p or 'functionCall' in p for p in c.get('parts') or [])
+        if calls and c.get('role')=='model':
+            assert i, f"$[{i}]: 'function call turn comes immediately after a user turn or after a function response turn'"
 
 def _rules_bedrock(msgs):
     names = []

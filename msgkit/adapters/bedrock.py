@@ -17,7 +17,7 @@ from ..losses import lose
 from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
-from .anthropic import claude_image_tokens, claude_tool_prompt
+from .anthropic import claude_image_tokens, claude_tool_prompt, chk_thinking
 
 # %% ../../nbs/25_bedrock.ipynb #da52420d
 _fmt = {'image/png':'png', 'image/jpeg':'jpeg', 'image/gif':'gif', 'image/webp':'webp',
@@ -116,7 +116,9 @@ def msg(self:BedrockAdapter, role, blocks):
 @patch
 def reasoning(self:BedrockAdapter, p, **kw):
     "Reasoning whose text and signature a reader kept without its block (a Claude signature: every Claude platform's)"
-    if p.get('api') is None and p.get('signature') and p.get('text') is not None:
+    # "signature values are compatible across platforms (Claude APIs, Amazon Bedrock, and Vertex AI)" (extended
+    # thinking docs): Claude's thinking from the Anthropic API goes back to Claude on Bedrock
+    if p.get('api') in (None,'anthropic') and p.get('signature') and p.get('text') is not None:
         return dict(reasoningContent=dict(reasoningText=dict(text=p.text, signature=p.signature)))
 
 # %% ../../nbs/25_bedrock.ipynb #46b06588
@@ -172,7 +174,11 @@ def request(
     elif reasoning is not None:
         raise InputTypeError(f"reasoning= takes an effort name or a token budget, not {reasoning!r}")
     if oc: r['outputConfig'] = oc
-    return merge_fields(r, kw)
+    r = merge_fields(r, kw)
+    # Claude's rules for thinking (`chk_thinking`, in the anthropic adapter)
+    amr = r.get('additionalModelRequestFields') or {}
+    chk_thinking(self.name, amr.get('thinking'), msgs, (r.get('toolConfig') or {}).get('toolChoice'), model)
+    return r
 
 # %% ../../nbs/25_bedrock.ipynb #4d455473
 BedrockAdapter.fields = tuple('''system inferenceConfig toolConfig guardrailConfig projectIdentifier

@@ -533,6 +533,15 @@ def resp(self:GeminiAdapter, x):
     if self.items(x) is None: return None
     return x.model_dump(mode='json', exclude_none=True) if hasattr(x, 'model_dump') else x
 
+# %% ../../nbs/24_gemini.ipynb #22055901
+def _calls(o): return any('functionCall' in q or 'function_call' in q for q in o.get('parts') or [])
+
+@patch
+def before_send(self:GeminiAdapter, msgs):
+    "A history opening with the model's function call, after an empty user turn (as pydantic-ai sends it)"
+    opens = msgs and msgs[0].get('role')=='model' and _calls(msgs[0])
+    return [dict(role='user', parts=[dict(text='')]), *msgs] if opens else msgs
+
 # %% ../../nbs/24_gemini.ipynb #0c3fac47
 @patch
 def usage(self:GeminiAdapter, r):

@@ -272,7 +272,9 @@ def parse_block(self:OpenAIChatAdapter, d):
                                             tool_args(d['function'].get('arguments'), d['function']['name']),
                                             d['function'].get('arguments'))
     if t=='image_url':
-        u = d['image_url']['url']
+        # litellm's and Azure's form: the URL as the `image_url` itself
+        u = d['image_url']['url'] if isinstance(d['image_url'], dict) else d['image_url']
+        if not isinstance(u, str): raise InputError(f"A Chat image_url part needs a URL string, not {str(u)[:80]}")
         return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
     if t=='input_audio': return media(unb64(d['input_audio']['data']),
                                       {'wav':'audio/wav','mp3':'audio/mpeg'}[d['input_audio']['format']])
@@ -288,7 +290,7 @@ def parse_block(self:OpenAIChatAdapter, d):
 def owns_item(self:OpenAIChatAdapter, d):
     "A tool message, or an assistant message with tool calls, a refusal or audio (whose content may be `None`)"
     return ((d.get('role')=='tool' and 'tool_call_id' in d)
-            or (d.get('role')=='assistant' and bool({'tool_calls','refusal','audio'} & set(d))))
+            or (d.get('role')=='assistant' and bool({'tool_calls','function_call','refusal','audio'} & set(d))))
 
 @patch
 def fix_item(self:OpenAIChatAdapter, d):
@@ -308,6 +310,9 @@ def parse_item(self:OpenAIChatAdapter, d):
                                          name=d.get('name') if d['role']=='function' else None)]
     parts = [text_part(c)] if isinstance(c, str) and c else [self.read_block(o) for o in c or [] if isinstance(o, dict)]
     if d.get('refusal'): parts.append(text_part(d['refusal']))
+    # an audio reply (gpt-4o-audio: `content` None): its transcript is its text; the id alone only Chat can use
+    if isinstance(a := d.get('audio'), dict) and d.get('role')=='assistant':
+        parts.append(text_part(a['transcript']) if a.get('transcript') else opaque_part('openai_chat', dict(audio=a)))
     fs = [o['function'] for o in d.get('tool_calls') or []]
     calls = [tool_call_part(o['id'], f['name'], tool_args(f.get('arguments'), f['name']), f.get('arguments'))
              for o,f in zip(d.get('tool_calls') or [], fs)]
@@ -330,13 +335,14 @@ def items(self:OpenAIChatAdapter, x):
     # compatible servers' reasoning fields stay, for the compat reader: `reasoning_content` (DeepSeek, vLLM),
     # `reasoning_details` (OpenRouter)
     res = {k:v for k,v in m.items()
-           if k in ('role','content','tool_calls','refusal','name','reasoning_content','reasoning','reasoning_details',
+           if k in ('role','content','tool_calls','function_call','refusal','name','reasoning_content','reasoning',
+                    'reasoning_details',
                     'thinking_blocks')}
     if m.get('audio'): res['audio'] = dict(id=m['audio']['id'])
     # web search's citations, for `citations` (`fix_item` drops them from requests)
     if m.get('annotations'): res['annotations'] = m['annotations']
     if 'content' not in res: res['content'] = None
-    return [res] if res['content'] or res.get('tool_calls') or res.get('refusal') or res.get('audio') else []
+    return [res] if any(res.get(k) for k in ('content','tool_calls','function_call','refusal','audio')) else []
 
 @patch
 def usage(self:OpenAIChatAdapter, r):
