@@ -195,3 +195,54 @@ def test_thinking_forms_per_model():
     # a budget for a model that takes budgets, and one msgkit doesn't know, goes as it is
     for m in ('claude-sonnet-4-5', 'claude-next'):
         assert mk_request(['q'], 'anthropic', model=m, reasoning=2048)['thinking'] == {'type': 'enabled', 'budget_tokens': 2048}
+
+# 21. the forms langchain-core itself reads (`load`, `messages_from_dict`, `convert_to_messages`) and its v1 blocks
+def _lc():
+    from langchain_core.messages import HumanMessage, AIMessage, ToolMessage
+    return HumanMessage, AIMessage, ToolMessage
+
+def test_langchain_dumps_and_dicts():
+    from langchain_core.load import dumpd
+    H, A, T = _lc()
+    h = [H('hi'), A('', tool_calls=[{'name': 'f', 'args': {'a': 1}, 'id': 'c1'}]), T('42', tool_call_id='c1')]
+    want = req(h, 'anthropic')
+    assert req([dumpd(m) for m in h], 'anthropic') == want  # serialised with `dumpd` ({"lc": 1, "type": "constructor"})
+    oracle.check('anthropic', want['messages'])
+    for h2 in ([{'type': 'human', 'content': 'hi'}, {'type': 'ai', 'content': 'hello'}, {'type': 'human', 'content': 'q'}],
+               [{'role': 'human', 'content': 'hi'}, {'role': 'ai', 'content': 'hello'}, {'role': 'human', 'content': 'q'}]):
+        assert [m['role'] for m in req(h2, 'anthropic')['messages']] == ['user', 'assistant', 'user']
+
+def test_langchain_v1_blocks():
+    H, A, T = _lc()
+    r = req([H(content=[{'type': 'file', 'file_data': 'JVBERi0xLjQK', 'mime_type': 'application/pdf'}, {'type': 'text', 'text': 'sum'}])], 'anthropic')
+    assert r['messages'][0]['content'][0]['source']['media_type'] == 'application/pdf'
+    r = req([H(content=[{'type': 'file', 'source_type': 'text', 'text': 'hello doc', 'mime_type': 'text/plain'}, 'sum'])], 'anthropic')
+    assert r['messages'][0]['content'][0]['source'] == {'type': 'text', 'media_type': 'text/plain', 'data': 'hello doc'}
+    r = req([H('q'), A(content=[{'type': 'json', 'json': {'a': 1}}]), H('q2')], 'anthropic')
+    assert r['messages'][1]['content'] == '{"a": 1}'
+    # a server tool's call and result ran at the provider: reported, the answer kept
+    srv = [{'type': 'server_tool_call', 'name': 'web_search', 'args': {'q': 'x'}, 'id': 's1'},
+           {'type': 'server_tool_result', 'tool_call_id': 's1', 'status': 'success', 'output': 'r'}, {'type': 'text', 'text': 'a'}]
+    r, ls = losses(lambda: req([H('q'), A(content=srv), H('q2')], 'anthropic'))
+    assert r['messages'][1]['content'] == [{'type': 'text', 'text': 'a'}] and any('server_tool_call' in l for l in ls)
+    # a Responses function call in the content (langchain-openai), answered
+    fc = {'type': 'function_call', 'name': 'f', 'arguments': '{"a": 1}', 'call_id': 'c1'}
+    r = req([H('q'), A(content=[fc]), T('3', tool_call_id='c1')], 'gemini')
+    assert r['contents'][1]['parts'][0]['function_call']['args'] == {'a': 1}
+    oracle.check('gemini', r['contents'])
+
+def test_langchain_invalid_calls_and_nested_results():
+    H, A, T = _lc()
+    bad = A('', invalid_tool_calls=[{'name': 'f', 'args': '{bad', 'id': 'toolu_1', 'error': 'bad json', 'type': 'invalid_tool_call'}])
+    r, ls = losses(lambda: req([H('q'), bad, T('Error: bad arguments', tool_call_id='toolu_1', status='error')], 'anthropic'))
+    assert r['messages'][1]['content'] == [{'type': 'tool_use', 'id': 'toolu_1', 'name': 'f', 'input': {}}]
+    assert r['messages'][2]['content'][0]['is_error'] and any('sent as {}' in l for l in ls)
+    oracle.check('anthropic', r['messages'])
+    # an Anthropic tool_result already in a ToolMessage's content: one result, not one inside another
+    nested = T(content=[{'type': 'tool_result', 'tool_use_id': 'toolu_1', 'content': '42'}], tool_call_id='toolu_1')
+    r = req([H('q'), A('', tool_calls=[{'name': 'f', 'args': {}, 'id': 'toolu_1'}]), nested], 'anthropic')
+    assert r['messages'][2]['content'] == [{'type': 'tool_result', 'tool_use_id': 'toolu_1', 'content': [{'type': 'text', 'text': '42'}]}]
+    # thinking without its text (a stream's block): the signature goes back with empty thinking
+    r = req([H('q'), A(content=[{'type': 'thinking', 'signature': 'EqQB', 'index': 0}, {'type': 'text', 'text': 'a'}]), H('q2')], 'anthropic')
+    assert r['messages'][1]['content'][0] == {'type': 'thinking', 'thinking': '', 'signature': 'EqQB'}
+    oracle.check('anthropic', r['messages'])

@@ -453,7 +453,8 @@ def tidy(self:OpenAIAdapter, msgs):
         # "Item 'rs_...' of type 'reasoning' was provided without its required following item": the API pairs them
         # by id, so an id-less message after it (LangChain's, OpenRouter's) is not its item (continuedev/continue#8933)
         if m.get('type')=='reasoning' and (not out or self.item_role(out[-1])!='assistant'
-                                           or m.get('id') and not out[-1].get('id')):
+                                           or m.get('id') and out[-1].get('type', 'message')=='message'
+                                           and not out[-1].get('id')):
             lose(f"reasoning item {m.get('id', '')}".strip(),
                  "the item that followed it in its response is not in the history", f"item {i}")
         else: out.append(m)

@@ -6,7 +6,7 @@
 __all__ = ['LangChain']
 
 # %% ../../nbs/17_langchain.ipynb #717c8d2d
-import base64
+import base64, json
 from ..errors import *
 from ..sniff import *
 from ..parts import *
@@ -25,9 +25,20 @@ _lc_fin = dict(stop='stop', end_turn='stop', stop_sequence='stop', length='lengt
                tool_calls='tool_call', tool_use='tool_call', function_call='tool_call', content_filter='content_filter',
                safety='content_filter', refusal='refusal')
 
+_lc_classes = dict(HumanMessage='human', AIMessage='ai', SystemMessage='system', ToolMessage='tool',
+                   FunctionMessage='function', ChatMessage='chat')
+
+def _lc_class(x):
+    "The message type a serialised dump (`{'lc': 1, 'type': 'constructor', 'id': [..., 'HumanMessage'], ...}`) names"
+    i = x.get('id')
+    n = i[-1] if isinstance(i, list) and i and isinstance(i[-1], str) else ''
+    return _lc_classes.get(n.removesuffix('Chunk'))
+
 def _lc_dict(x):
-    "The message dict of LangChain message `x` (an object, its dump, or its `messages_to_dict` entry)"
+    "The message dict of LangChain message `x` (an object, its dump, its `dumpd` or its `messages_to_dict` entry)"
     if not isinstance(x, dict): x = x.model_dump()
+    if x.get('lc')==1 and x.get('type')=='constructor' and isinstance(x.get('kwargs'), dict):
+        x = {**x['kwargs'], 'type':_lc_class(x)}
     if set(x)=={'type','data'} and isinstance(x['data'], dict):
         x = {**x['data'], 'type':x['data'].get('type', x['type'])}
     return x
@@ -39,6 +50,10 @@ def _media(b, kind)->Part:
     if b.get('url') or st=='url':
         return read_part(b.get('url')) if kind=='image' and not mt else media_url(b['url'], mt=mt or url_type(b['url']))
     if b.get('base64') or st=='base64': return media(base64.b64decode(b.get('base64') or b['data']), mt)
+    if isinstance(fd := b.get('file_data'), str):  # the OpenAI form inside a standard block
+        return media(fd if fd.startswith('data:') else base64.b64decode(fd), mt, filename=b.get('filename'))
+    if st=='text' or isinstance(b.get('text'), str):  # a plain-text document, the older form of `text-plain`
+        return Part(type='document', mt=mt or 'text/plain', text=b.get('text') or '')
     if b.get('file_id') or st=='id':
         return provider_file(b.get('file_id') or b['id'], mt or ('image/png' if kind=='image' else 'application/pdf'))
     raise InputError(f"A LangChain {kind} block needs a url, base64 data or a file_id: {str(b)[:80]}")
@@ -53,7 +68,7 @@ def _lc_block(b)->Part|None:
         return text_part(b['text'])
     if t in ('image','audio','video','file') and 'source' not in b: return _media(b, t)
     if t=='text-plain':
-        return Part(type='document', mt=b.get('mime_type') or 'text/plain', text=b.get('text') or '.',
+        return Part(type='document', mt=b.get('mime_type') or 'text/plain', text=b.get('text') or '',
                     **({'title':b['title']} if b.get('title') else {}))
     if t=='reasoning' and ('encrypted_content' in b or 'summary' in b) and str(b.get('id', '')).startswith('rs_'):
         # langchain-openai keeps a Responses reasoning item as this block: it goes back whole to OpenAI
@@ -62,10 +77,24 @@ def _lc_block(b)->Part|None:
         return thinking_part(txt, api='openai', raw={'type':'reasoning', 'summary':[], **raw})
     if t=='reasoning': return thinking_part(b.get('reasoning'))
     if t=='tool_call': return tool_call_part(b.get('id'), b['name'], tool_args(b.get('args'), b['name']))
+    # a Responses function call kept in the content (langchain-openai's responses output)
+    if t=='function_call' and isinstance(b.get('name'), str):
+        return tool_call_part(b.get('call_id'), b['name'], tool_args(b.get('arguments'), b['name']))
+    if t=='invalid_tool_call': return _invalid(b)
+    # a server tool ran at the provider (web search, code execution): its call and result go back to no API as such
+    if t in ('server_tool_call','server_tool_result','server_tool_call_chunk'): return opaque_part('langchain', b)
+    if t=='json': return text_part(json.dumps(b.get('json'), ensure_ascii=False))
     if t=='non_standard': return read_part(b['value'])
     return read_part(b)  # a provider's own block (Anthropic's thinking and tool_use, OpenAI's image_url, ...)
 
 # %% ../../nbs/17_langchain.ipynb #1284115a
+def _invalid(o)->Part:
+    "An invalid tool call kept as a call with `{}` for its arguments (as langchain-anthropic sends it), reported"
+    n = o.get('name') or 'unknown_tool'
+    lose(f"the arguments of the invalid tool call {n} ({o.get('id')})",
+         f"they are not valid JSON ({o.get('error') or str(o.get('args'))[:40]}): sent as {{}}")
+    return tool_call_part(o.get('id'), n, {})
+
 def _ai_parts(d, ps)->list:
     "The parts of AI message dict `d`: those of its content (`ps`), and what LangChain's own fields add"
     kw = d.get('additional_kwargs') or {}
@@ -81,9 +110,7 @@ def _ai_parts(d, ps)->list:
     have = {p.id for p in ps if p.type=='tool_call'}
     ps += [tool_call_part(o.get('id'), o['name'], tool_args(o.get('args'), o['name']))
            for o in d.get('tool_calls') or [] if o.get('id') not in have or o.get('id') is None]
-    for o in d.get('invalid_tool_calls') or []:
-        lose(f"the invalid tool call {o.get('name')} ({o.get('id')})",
-             f"its arguments are not valid JSON: {o.get('error') or str(o.get('args'))[:40]}")
+    ps += [_invalid(o) for o in d.get('invalid_tool_calls') or [] if o.get('id') not in have or o.get('id') is None]
     fc = kw.get('function_call')  # the legacy function-calling API, through langchain-openai
     if isinstance(fc, dict) and not d.get('tool_calls'):
         ps.append(tool_call_part(None, fc['name'], tool_args(fc.get('arguments'), fc['name'])))
@@ -100,18 +127,26 @@ class LangChain(Reader):
             return (type(x).__module__.startswith('langchain') and isinstance(getattr(x, 'type', None), str)
                     and hasattr(x, 'content'))
         if set(x)=={'type','data'}: return isinstance(x['data'], dict) and x['type'] in _lc_roles
-        return x.get('type') in _lc_roles and 'content' in x and 'role' not in x and 'additional_kwargs' in x
+        if x.get('lc')==1 and x.get('type')=='constructor': return _lc_class(x) is not None
+        # `{'role': 'human' | 'ai', ...}`, which `convert_to_messages` reads
+        if x.get('role') in ('human','ai') and 'content' in x: return True
+        return (x.get('type') in _lc_roles and 'content' in x and 'role' not in x
+                and ('additional_kwargs' in x or x['type'] in ('human','ai','tool','chat')))
 
     def read(self, x, role='user'):
         if isinstance(x, tuple): return read_item({'role':_tuple_roles[x[0]], 'content':x[1]}, role)
         d = _lc_dict(x)
+        if d.get('role') in ('human','ai'): d = {**d, 'type':d['role']}
         r,c = _lc_roles.get(d.get('type')) or d.get('role', role),d.get('content')
         if r=='chat': r = d.get('role', role)
         ps = [p for b in ([c] if isinstance(c, str) else c or [])
               if (p := _lc_block(b)) is not None and not (p.type=='text' and not c)]
         if r in ('tool','function'):
-            return [turn('user', [tool_result_part(d.get('tool_call_id'), ps or [text_part('.')], name=d.get('name'),
-                                                   is_error=d.get('status')=='error')])]
+            err = d.get('status')=='error'
+            # an Anthropic tool_result already in a ToolMessage's content is the result, not a block inside it
+            if len(ps)==1 and ps[0].type=='tool_result': ps,err = ps[0].content,err or ps[0].get('is_error', False)
+            return [turn('user', [tool_result_part(d.get('tool_call_id'), ps or [text_part('')], name=d.get('name'),
+                                                   is_error=err)])]
         if r=='assistant': ps = _ai_parts(d, ps)
         return [turn(r, ps, src='langchain')] if ps else []
 
