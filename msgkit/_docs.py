@@ -783,7 +783,8 @@ docs = {
     '\n'
     'Parameters:\n'
     '    o: (not documented)\n'
-    '    ad: (not documented) (default None)',
+    '    ad: (not documented) (default None)\n'
+    '    in_msg: (not documented) (default False)',
 'msgkit.history.is_turn':
     'Is `d` a neutral turn (a `Turn`, or its dict from JSON)?\n'
     '\n'

@@ -23,10 +23,11 @@ def what(p)->str:
     "What an opaque or thinking part is, for a loss report"
     if p.type=='thinking': return f"reasoning from {p.get('api') or 'an unnamed API'}"
     raw = p.get('raw') or {}
-    return f"a {raw.get('type') or next(iter(raw), 'server-tool')} block from {p.get('api')}"
+    return f"a {raw.get('type') or next(iter(raw), 'server-tool')} block from {p.get('api') or 'an unknown source'}"
 
 def _unsent(p, ad):
     "Why reasoning part `p` goes nowhere for `ad`"
+    if p.get('api') is None and p.type=='opaque': return "msgkit knows no block of this type (no API's form it reads)"
     if p.get('raw'): return f"only {p.get('api')} can read it"
     if p.get('signature'): return f"api={ad.name!r} takes no reasoning of this kind"
     return ("reasoning without its signature or encrypted form goes back to no API "
@@ -44,6 +45,11 @@ def render_part(p, ad, role='user', kw=None, fetch=None):
         return b
     p = chk_calls(p, role)
     if fetch is not None and 'url' in p and p.type!='text' and not ad.takes(p): p = fetch(p)
+    # media of a kind the API has no place for, from another API's block (audio in a history sent to Claude): reported
+    # and left out; the same media in hand (`mk_msg(audio_bytes, ...)`) stays an error, to send elsewhere
+    if nat is not None and p.type in ('image','audio','video','document') and p.get('mt') \
+       and not ad.media_types.get(p.type):
+        return lose(f"{p.type} ({p.mt})", f"api={ad.name!r} takes no {p.type}")
     b = ad.part(p, role, **(kw or {}))
     for k in p.get('extras') or (): lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")
     return b

@@ -31,6 +31,8 @@ def pair_ids(turns:list, needs_ids=True)->list:
             elif p.type=='tool_result':
                 # the call's name, derived: the block it came as still says what it said
                 if not p.get('name') and p.id in names: p = Part({**p, 'name':names[p.id]})
+                # a call answered by its id awaits no id-less result (Gemini's, later in a mixed history)
+                if p.id is not None and p.id in (q := pending.get(names.get(p.id), [])): q.remove(p.id)
                 if p.id is None and needs_ids:
                     q = pending.get(p.name)
                     if not q: raise InputError(f"A result for tool {p.name!r} has no call id and no call before it: "

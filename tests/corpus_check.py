@@ -255,7 +255,9 @@ def invariants(case, api, r, how, losses):
         s = _norm(a[1]); seen_in.add(s)
         j = otext.find(s, pos)
         if j >= 0: pos = j + len(s); continue
-        if s in otext: bad.append(('text order changed', s[:60])); continue
+        if s in otext:  # out of order: a move that was reported (a system message to the system prompt) is fine
+            if not _excused(a, losses, 'text'): bad.append(('text order changed', s[:60]))
+            continue
         if s in orest: continue  # sent inside a tool result
         if re.match(r'https?://\S+$', s) and 'url:' + s in {o[1] for o in outs if o[0] == 'media'}: continue  # a URL read as the media it names
         if not _excused(a, losses, 'text'): bad.append(('text lost', f'msgs[{a[-1]}]: {s[:60]!r}'))
@@ -469,6 +471,13 @@ EXPECTED = [  # refusals msgkit documents, with the fix in the message: reported
     (r'by URL: fetch it first|fetch=True', 'a URL the API cannot take (needs fetch=True)'),
     (r"belongs to api=.*can't use it", "another API's file reference (gs://, file id) the API cannot use"),
     (r"Not an http\(s\) URL: '(https://<|\d)", "a test's placeholder where a URL belongs"),
+    # Converse: "A conversation must start with a user message. Try again with a conversation that starts with a user
+    # message." (ValidationException; strands-agents/harness-sdk#2085 meets it on a windowed history)
+    (r"api='bedrock' needs a history that starts with a user turn", 'Bedrock: a conversation must start with a user message'),
+    # Anthropic takes a system message in `messages` only where the model does (mk_request moves it; mk_msgs says so)
+    (r"api='anthropic' takes a system message in `messages` only", 'mk_msgs: a system message where this Claude takes none (use mk_request)'),
+    # what is left when every item was dropped and reported (an unanswered call, a lone reasoning item): not a request
+    (r"nothing of this history is left to send|mk_request needs a message to send", 'nothing left to send after the reported drops'),
 ]
 
 def classify(f, api, how, case):
