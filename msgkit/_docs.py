@@ -128,6 +128,90 @@ docs = {
     '\n'
     'Parameters:\n'
     '    size: (not documented)',
+'msgkit.adapters.dialects.anthropic_openai.AnthropicOpenAIAdapter':
+    "Anthropic's OpenAI endpoint (api.anthropic.com/v1): n=1, temperature up to 1, no structured output, images only",
+'msgkit.adapters.dialects.azure.AzureAdapter':
+    "Azure OpenAI v1 API (<resource>.openai.azure.com/openai/v1): OpenAI's Chat Completions, an api-key header",
+'msgkit.adapters.dialects.base.Dialect':
+    "An OpenAI-compatible server's Chat Completions: `openai_chat` with the rules its server documents",
+'msgkit.adapters.dialects.base.dialects':
+    'The names of the OpenAI-compatible dialects (`apis()` lists them with the five APIs)',
+'msgkit.adapters.dialects.base.chat_shapes':
+    "`(msg_shape, block_shape)`: the exact form of a server's `messages`, and of their parts and tool calls\n"
+    '\n'
+    'Parameters:\n'
+    "    parts: Part name -> its shape (`PARTS`, with the server's own)\n"
+    '    content: Role -> the parts its content takes (`()`: a string only); the roles it takes\n'
+    '    asst: Keys assistant messages take beyond role, content and tool_calls (`reasoning_content`, `prefix`) (default ())\n'
+    '    call: Keys tool calls take beyond id, type and function (`index`, `extra_content`) (default ())\n'
+    '    names: The roles that take a `name` (default ())\n'
+    "    asst_parts: The parts assistant content takes (default ('text',))",
+'msgkit.adapters.dialects.base.detail_entry':
+    'An OpenRouter `reasoning_details` entry for reasoning part `p`: as it came, or its text (`index` `i`)\n'
+    '\n'
+    'Parameters:\n'
+    '    p: (not documented)\n'
+    '    i: (not documented)',
+'msgkit.adapters.dialects.base.flat':
+    'Content `c` (a string, or text parts) as one string\n'
+    '\n'
+    'Parameters:\n'
+    '    c: (not documented)\n'
+    "    sep: (not documented) (default '\\n')",
+'msgkit.adapters.dialects.base.as_parts':
+    'Content `c` (a string or parts) as a list of parts\n'
+    '\n'
+    'Parameters:\n'
+    '    c: (not documented)',
+'msgkit.adapters.dialects.bedrock_openai.BedrockOpenAIAdapter':
+    "Bedrock's OpenAI endpoint (bedrock-runtime.<region>): OpenAI models, text only, a fixed list of fields",
+'msgkit.adapters.dialects.cerebras.CerebrasAdapter':
+    'Cerebras Inference (api.cerebras.ai): strict properties, reasoning back as reasoning, at most 4 stops',
+'msgkit.adapters.dialects.deepseek.DeepSeekAdapter':
+    'DeepSeek (api.deepseek.com): reasoning_content back on tool-call turns, max_tokens, no json_schema, no developer',
+'msgkit.adapters.dialects.fireworks.FireworksAdapter':
+    'Fireworks AI (api.fireworks.ai): reasoning_content back, models as accounts/<account>/models/<model>',
+'msgkit.adapters.dialects.gemini_openai.GeminiOpenAIAdapter':
+    "Gemini's OpenAI endpoint (generativelanguage.googleapis.com): thought signatures back on calls, Gemini schemas",
+'msgkit.adapters.dialects.gemini_openai.gemini_schema':
+    "JSON Schema `s` as Gemini's proto `Schema` takes it: `$ref`s inlined, a `type` list as one type (or `anyOf`)\n"
+    '\n'
+    'Parameters:\n'
+    '    s: (not documented)\n'
+    '    defs: (not documented) (default None)\n'
+    '    depth: (not documented) (default 0)',
+'msgkit.adapters.dialects.groq.GroqAdapter':
+    'GroqCloud (api.groq.com): strict message properties (no reasoning_content, no name), n=1, at most 4 stops',
+'msgkit.adapters.dialects.huggingface.HuggingFaceAdapter':
+    'Hugging Face Inference Providers (router.huggingface.co) or TGI (tgi=True): stop as a list, text and images',
+'msgkit.adapters.dialects.llamacpp.LlamaCppAdapter':
+    "llama.cpp's llama-server (localhost:8080): reasoning_content back, max_tokens, no named tool_choice",
+'msgkit.adapters.dialects.lmstudio.LMStudioAdapter':
+    'LM Studio (localhost:1234): max_tokens, response_format json_schema or text only, no named tool_choice',
+'msgkit.adapters.dialects.mistral.MistralAdapter':
+    'Mistral (api.mistral.ai): 9-character tool-call ids, thinking chunks, max_tokens, random_seed, no developer role',
+'msgkit.adapters.dialects.mistral.mistral_id':
+    'Tool-call id `i` as Mistral takes it: itself if 9 letters and digits, else 9 made from its hash\n'
+    '\n'
+    'Parameters:\n'
+    '    i: (not documented)',
+'msgkit.adapters.dialects.ollama.OllamaAdapter':
+    "Ollama's /v1 (localhost:11434): reasoning back as reasoning, max_tokens, no image URLs, no file parts",
+'msgkit.adapters.dialects.openrouter.OpenRouterAdapter':
+    'OpenRouter (openrouter.ai): reasoning_details back unmodified, reasoning as an effort or a budget',
+'msgkit.adapters.dialects.perplexity.PerplexityAdapter':
+    'Perplexity Sonar (api.perplexity.ai): strict user/assistant alternation after the system message, max_tokens',
+'msgkit.adapters.dialects.together.TogetherAdapter':
+    'Together AI (api.together.xyz): max_tokens, stop as a list, string content for system/tool/assistant, no developer',
+'msgkit.adapters.dialects.vllm.VLLMAdapter':
+    'vLLM (localhost:8000): reasoning back as reasoning, continue_final_message for a prefill, at most 4 stops',
+'msgkit.adapters.dialects.xai.XAIAdapter':
+    'xAI Grok (api.x.ai): jpg/png images of at most 20 MiB; reasoning models refuse penalties and stop',
+'msgkit.adapters.dialects.xai.xai_reasoner':
+    "Is `model` one of xAI's reasoning models (grok-3-mini, grok-4 and later, but their non-reasoning variants)?\n"
+    '\n'
+    'Parameters:\n'
+    '    model: (not documented)',
 'msgkit.adapters.gemini.GeminiAdapter':
     'Google Gen AI `contents`',
 'msgkit.adapters.gemini.gemini_bytes':
@@ -512,6 +596,54 @@ docs = {
     "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
     '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
     '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_anthropic_openai':
+    "`mk_msg` with `api='anthropic_openai'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'anthropic_openai')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_anthropic_openai':
+    "`mk_msgs` with `api='anthropic_openai'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'anthropic_openai')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_azure':
+    "`mk_msg` with `api='azure'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'azure')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_azure':
+    "`mk_msgs` with `api='azure'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'azure')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
 'msgkit.core.mk_msg_bedrock':
     "`mk_msg` with `api='bedrock'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
     '\n'
@@ -536,6 +668,102 @@ docs = {
     "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
     '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
     '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_bedrock_openai':
+    "`mk_msg` with `api='bedrock_openai'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'bedrock_openai')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_bedrock_openai':
+    "`mk_msgs` with `api='bedrock_openai'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'bedrock_openai')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_cerebras':
+    "`mk_msg` with `api='cerebras'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'cerebras')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_cerebras':
+    "`mk_msgs` with `api='cerebras'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'cerebras')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_deepseek':
+    "`mk_msg` with `api='deepseek'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'deepseek')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_deepseek':
+    "`mk_msgs` with `api='deepseek'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'deepseek')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_fireworks':
+    "`mk_msg` with `api='fireworks'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'fireworks')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_fireworks':
+    "`mk_msgs` with `api='fireworks'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'fireworks')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
 'msgkit.core.mk_msg_gemini':
     "`mk_msg` with `api='gemini'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
     '\n'
@@ -554,6 +782,174 @@ docs = {
     'Parameters:\n'
     '    msgs: The history: each item anything `mk_msg` takes\n'
     "    api: Target API: see `apis()` (default 'gemini')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_gemini_openai':
+    "`mk_msg` with `api='gemini_openai'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'gemini_openai')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_gemini_openai':
+    "`mk_msgs` with `api='gemini_openai'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'gemini_openai')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_groq':
+    "`mk_msg` with `api='groq'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'groq')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_groq':
+    "`mk_msgs` with `api='groq'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'groq')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_huggingface':
+    "`mk_msg` with `api='huggingface'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'huggingface')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_huggingface':
+    "`mk_msgs` with `api='huggingface'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'huggingface')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_llamacpp':
+    "`mk_msg` with `api='llamacpp'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'llamacpp')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_llamacpp':
+    "`mk_msgs` with `api='llamacpp'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'llamacpp')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_lmstudio':
+    "`mk_msg` with `api='lmstudio'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'lmstudio')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_lmstudio':
+    "`mk_msgs` with `api='lmstudio'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'lmstudio')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_mistral':
+    "`mk_msg` with `api='mistral'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'mistral')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_mistral':
+    "`mk_msgs` with `api='mistral'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'mistral')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_ollama':
+    "`mk_msg` with `api='ollama'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'ollama')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_ollama':
+    "`mk_msgs` with `api='ollama'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'ollama')\n"
     "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
     '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
     '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
@@ -602,6 +998,126 @@ docs = {
     'Parameters:\n'
     '    msgs: The history: each item anything `mk_msg` takes\n'
     "    api: Target API: see `apis()` (default 'openai_chat')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_openrouter':
+    "`mk_msg` with `api='openrouter'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'openrouter')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_openrouter':
+    "`mk_msgs` with `api='openrouter'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'openrouter')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_perplexity':
+    "`mk_msg` with `api='perplexity'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'perplexity')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_perplexity':
+    "`mk_msgs` with `api='perplexity'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'perplexity')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_together':
+    "`mk_msg` with `api='together'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'together')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_together':
+    "`mk_msgs` with `api='together'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'together')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_vllm':
+    "`mk_msg` with `api='vllm'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'vllm')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_vllm':
+    "`mk_msgs` with `api='vllm'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'vllm')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks',
+'msgkit.core.mk_msg_xai':
+    "`mk_msg` with `api='xai'`: A message (or, for a response that holds several items, a list of history items) for `api`\n"
+    '\n'
+    'Parameters:\n'
+    '    content: Text, bytes, a `Path`, a URL, a part, a dict, an SDK response, or a list of those\n'
+    "    role: Role of the message, unless `content` carries its own (default 'user')\n"
+    "    api: Target API: see `apis()` (default 'xai')\n"
+    "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; here, this message (default False)\n"
+    '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
+    "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
+    '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
+    '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.mk_msgs_xai':
+    "`mk_msgs` with `api='xai'`: A list of messages for `api`: items without a role of their own alternate with the message before them\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: The history: each item anything `mk_msg` takes\n'
+    "    api: Target API: see `apis()` (default 'xai')\n"
     "    cache: Cache strategy (`cache`): `True`/`'last'`, `'rolling'` or message indices; by default, the last (default False)\n"
     '    ttl: Cache time to live, where the API sets it per breakpoint (default None)\n'
     '    cache_last_ckpt_only: Remove every other cache breakpoint (default False)\n'
@@ -1188,7 +1704,11 @@ docs = {
 'msgkit.registry.discover':
     'Import every adapter module once (each registers itself)',
 'msgkit.registry.apis':
-    'Names of every API msgkit can target',
+    "Names of every API msgkit can target: the five, and the OpenAI-compatible servers' dialects\n"
+    '\n'
+    'Parameters:\n'
+    "    desc: A dict of each API's one-line description (its adapter's docstring) instead (default False)\n"
+    "    dialects: The OpenAI-compatible servers' dialects too (`False`: the APIs of a format of their own) (default True)",
 'msgkit.registry.get_api':
     'The adapter for `api` (its module imported alone, where it is named as the API is; all of them otherwise)\n'
     '\n'
@@ -1200,7 +1720,7 @@ docs = {
     'Parameters:\n'
     '    first: (not documented) (default None)',
 'msgkit.registry.api_names':
-    'The APIs with a module of their own directly under `msgkit.adapters` (the five, and any added so), unimported',
+    'The APIs with a module of their own under `msgkit.adapters` or `msgkit.adapters.dialects`, unimported',
 'msgkit.registry.reader':
     'Class decorator: register format reader `cls`',
 'msgkit.registry.Reader':

@@ -95,7 +95,7 @@ def run(
         if j!=r: b64_apis.append(a)  # bytes in the SDK's keyword arguments, as base64 text in the JSON
         return j
     b64_apis = run.b64_apis = []
-    return {a:one(a) for a in apis()} if api=='all' else one(api)
+    return {a:one(a) for a in apis(dialects=False)} if api=='all' else one(api)
 
 # %% ../nbs/55_cli.ipynb #c8734f55
 _env = re.compile(r'(\$\{[A-Za-z_]\w*(?::-[^}]*)?\}|\$[A-Za-z_]\w*)')  # `$VAR`, `${VAR:-default}`
@@ -260,7 +260,7 @@ def _curls(content, a, kw)->str:
     "What `--curl` prints: the command for `--api`, or one for each API (each after its name) for `--api all`"
     return '\n\n'.join((f"# {o}\n" if a.api=='all' else '')
                        + curl_cmd(content, o, model=a.model, indent=a.indent if a.indent>0 else None, **kw)
-                       for o in (apis() if a.api=='all' else [a.api]))
+                       for o in (apis(dialects=False) if a.api=='all' else [a.api]))
 
 def main(argv=None):
     "Entry point of the `msgkit` command"

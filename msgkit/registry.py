@@ -38,10 +38,16 @@ def discover():
             if not m.ispkg: importlib.import_module(f'{pkg}.{m.name}')
     _found.append(True)
 
-def apis()->list:
-    "Names of every API msgkit can target"
+def _dialect(o): return getattr(o, 'dialect_of', None) is not None  # speaks another API's format, with its rules
+
+def apis(
+    desc:bool=False, # A dict of each API's one-line description (its adapter's docstring) instead
+    dialects:bool=True, # The OpenAI-compatible servers' dialects too (`False`: the APIs of a format of their own)
+):
+    "Names of every API msgkit can target: the five, and the OpenAI-compatible servers' dialects"
     discover()
-    return sorted(_apis)
+    ns = [n for n,o in sorted(_apis.items()) if dialects or not _dialect(o)]
+    return {n:(type(_apis[n]).__doc__ or '').split('\n')[0] for n in ns} if desc else ns
 
 def get_api(
     api:str, # An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them)
@@ -52,7 +58,10 @@ def get_api(
             try: importlib.import_module(f"{pkg}.{api}"); break
             except ImportError: pass
     if api not in _apis: discover()
-    if api not in _apis: raise InputError(f"Unknown api {api!r}: msgkit knows {', '.join(apis())}")
+    if api not in _apis:
+        ds = ', '.join(n for n,o in sorted(_apis.items()) if _dialect(o))
+        raise InputError(f"Unknown api {api!r}: msgkit knows {', '.join(apis(dialects=False))}"
+                         + (f" (and OpenAI-compatible servers: {ds})" if ds else ''))
     return _apis[api]
 
 # %% ../nbs/07_registry.ipynb #80a27e20
@@ -61,13 +70,19 @@ def all_adapters(first=None)->list:
     k = first.name if first is not None else None
     if (r := _lists.get(k)) is None:
         discover()
-        r = _lists[k] = ([first] if first is not None else []) + [o for n,o in sorted(_apis.items()) if n!=k]
+        # a dialect reads what the API it speaks reads: asked first as the target, it is not asked otherwise
+        r = _lists[k] = ([first] if first is not None else []) + [o for n,o in sorted(_apis.items())
+                                                                  if n!=k and not _dialect(o)]
     return r
 
 def api_names()->list:
-    "The APIs with a module of their own directly under `msgkit.adapters` (the five, and any added so), unimported"
-    p = importlib.import_module(_pkgs[0])
-    return sorted(m.name for m in pkgutil.iter_modules(p.__path__) if not m.ispkg and m.name!='base')
+    "The APIs with a module of their own under `msgkit.adapters` or `msgkit.adapters.dialects`, unimported"
+    out = []
+    for pkg in _pkgs:
+        try: p = importlib.import_module(pkg)
+        except ImportError: continue
+        out += [m.name for m in pkgutil.iter_modules(p.__path__) if not m.ispkg and m.name!='base']
+    return sorted(out)
 
 # %% ../nbs/07_registry.ipynb #6876ea8f
 _readers = {}

@@ -466,7 +466,7 @@ def input_ok(case):
 
 # ---------------------------------------------------------------- classes
 EXPECTED = [  # refusals msgkit documents, with the fix in the message: reported, not counted as failures
-    (r"takes roles [^:]*not 'system': use mk_request", 'mk_msgs: a system message for an API without a system role (use mk_request)'),
+    (r"takes roles [^:]*not '(system|developer)': use mk_request", 'mk_msgs: a system message for an API without a system role (use mk_request)'),
     (r"takes roles .* not 'invalid_role'", "a test's invalid role, refused"),
     (r'by URL: fetch it first|fetch=True', 'a URL the API cannot take (needs fetch=True)'),
     (r"belongs to api=.*can't use it", "another API's file reference (gs://, file id) the API cannot use"),

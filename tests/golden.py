@@ -33,7 +33,7 @@ def outputs():
                     try: res = json.dumps(jsonable(f()), sort_keys=True, default=repr)
                     except Exception as e: res = 'ERR ' + _name(e)
                     out.append(_norm(res))
-        out += _norm(kind_table()).splitlines()
+        out += _norm(kind_table(sorted(APIS))).splitlines()  # the five (the dialects' columns: tests/test_dialects.py)
     return [hashlib.sha1(o.encode()).hexdigest()[:10] for o in out]
 
 if __name__ == '__main__':

@@ -99,7 +99,7 @@ def test_curl_for_every_api_is_safe(tmp_path):
     code, out, _ = inproc(['--api', 'all', '--model', '$(touch PWNED)', '--curl', 'Hi'])
     subprocess.run(['sh', '-n'], input=out, text=True, check=True)
     r = subprocess.run(['sh'], input=HARNESS + out, text=True, capture_output=True, cwd=tmp_path)
-    assert r.returncode==0 and not list(tmp_path.iterdir()) and r.stdout.count('BODY<')==len(apis())
+    assert r.returncode==0 and not list(tmp_path.iterdir()) and r.stdout.count('BODY<')==len(apis(dialects=False))
 
 # ---------------------------------------------------------------- issue 23, item 13: no tracebacks
 def one_line(code, err):

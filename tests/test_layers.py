@@ -13,7 +13,7 @@ LAYERS = [
     ('registry', ['registry']),  # which APIs and formats there are; it finds their modules by name, at run time
     ('media', ['mediapart']),
     ('history', ['history', 'readers.*', 'repairs', 'render']),  # reading (and format readers), repairs, rendering
-    ('adapters', ['adapters', 'adapters.base', 'adapters.openai', 'adapters.openai_chat', 'adapters.dialects.*', 'adapters.anthropic',
+    ('adapters', ['adapters', 'adapters.base', 'adapters.openai', 'adapters.openai_chat', 'adapters.dialects.base', 'adapters.dialects.*', 'adapters.anthropic',
                   'adapters.gemini', 'adapters.bedrock']),
     ('public', ['download', 'fit', 'elide', 'markdown', 'viewparts', 'display', 'cache', 'response', 'core', 'tools', 'stream',
                 'budget', 'request', 'batch', 'table', 'cli']),

@@ -189,7 +189,7 @@ def test_each_call_site_warns_once_by_default():
         t = dict(role='assistant', content=[dict(type='thinking', thinking='hm', signature='s'), dict(type='text', text='4')])
         msgkit.mk_msgs(['q', t], api='gemini')
         msgkit.mk_msgs(['q', t], api='openai')
-        for _ in range(3): msgkit.mk_msgs(['q', t], api='bedrock')
+        for _ in range(3): msgkit.mk_msgs(['q', t], api='openai_chat')
     ''')
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
     assert r.stderr.count('LossWarning') == 3, r.stderr

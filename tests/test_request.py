@@ -166,8 +166,12 @@ def test_options(api, opts):
 def test_option_details():
     oa = mk_request(['hi'], 'openai', model='m', schema=Answer, tool_choice='get_weather', tools=[get_weather], reasoning='high')
     assert oa['text']['format']['name'] == 'Answer' and oa['tool_choice'] == dict(type='function', name='get_weather') and oa['reasoning'] == dict(effort='high')
-    an = mk_request(['hi'], 'anthropic', model='m', reasoning=2048, tool_choice='required', tools=[get_weather], stop='END')
-    assert an['thinking'] == dict(type='enabled', budget_tokens=2048) and an['tool_choice'] == dict(type='any') and an['stop_sequences'] == ['END']
+    an = mk_request(['hi'], 'anthropic', model='m', reasoning=2048, tool_choice='auto', tools=[get_weather], stop='END')
+    assert an['thinking'] == dict(type='enabled', budget_tokens=2048) and an['tool_choice'] == dict(type='auto') and an['stop_sequences'] == ['END']
+    assert mk_request(['hi'], 'anthropic', model='m', tool_choice='required', tools=[get_weather])['tool_choice'] == dict(type='any')
+    # "Thinking may not be enabled when tool_choice forces tool use"
+    with pytest.raises(ValueError, match='forces tool use'):
+        mk_request(['hi'], 'anthropic', model='m', reasoning=2048, tool_choice='required', tools=[get_weather])
     gm = mk_request(['hi'], 'gemini', model='m', tool_choice='get_weather', tools=[get_weather], reasoning=512)
     assert gm['config']['tool_config'] == dict(function_calling_config=dict(mode='ANY', allowed_function_names=['get_weather']))
     assert gm['config']['thinking_config'] == dict(thinking_budget=512)

@@ -14,8 +14,9 @@ def test_public_names():
     ns = {}
     exec('from msgkit import *', ns)
     got = set(ns) - {'__builtins__'}
-    assert got == PUBLIC | {'media_kind', 'get_api', 'stream_msg', 'stream_response', 'fetch', 'FetchError',
-                            'MsgStream', 'StreamError', 'body_events'}, got ^ PUBLIC
+    dialects = {f'mk_msg{s}_{a}' for a in apis() if a not in ('openai','openai_chat','anthropic','gemini','bedrock') for s in ('','s')}
+    assert got == PUBLIC | dialects | {'media_kind', 'get_api', 'stream_msg', 'stream_response', 'fetch', 'FetchError',
+                                       'MsgStream', 'StreamError', 'body_events'}, got ^ PUBLIC
     assert callable(msgkit.fetch) and msgkit.__version__
 
 def test_cheap_import():

@@ -325,6 +325,10 @@ def json_schema(schema)->tuple:
 @patch
 def system_prompt(self:Adapter, groups:list):
     "The system prompt, for APIs that take it apart from the messages, from `groups` (each system message's parts)"
+    # a block only some API reads (Anthropic's tool_removal, reasoning) is no text: left out, reported; media refused
+    groups = [[p for p in g if p.type not in ('opaque','thinking')
+               or lose(f"a {(p.get('raw') or {}).get('type') or p.type} block in the system prompt",
+                       f"api={self.name!r} takes only text there")] for g in groups]
     for p in (p for g in groups for p in g):
         if p.type!='text': raise InputError(f"api={self.name!r} takes only text in a system prompt, not {p.type}")
         for k in p.get('extras') or (): lose(f"{k} of a system prompt", f"api={self.name!r} has no place for it")

@@ -17,6 +17,7 @@ from ..losses import lose
 from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
+from ..history import read_part
 from .openai import (data_uri, file_name, breakpoint_mark, chk_cache_opts, IMG_MTS, MAX_FILE,
                                     strict_schema, oa_text, OpenAIAdapter)
 
@@ -261,7 +262,8 @@ _blocks = {'text','image_url','input_audio','file','refusal'}
 
 @patch
 def reads(self:OpenAIChatAdapter, d):
-    return d.get('type') in _blocks or (d.get('type')=='function' and isinstance(d.get('function'), dict))
+    return (d.get('type') in _blocks or (d.get('type')=='function' and isinstance(d.get('function'), dict))
+            or d.get('type')=='thinking' and isinstance(d.get('thinking'), list))  # Mistral's chunks
 
 @patch
 def parse_block(self:OpenAIChatAdapter, d):
@@ -283,6 +285,11 @@ def parse_block(self:OpenAIChatAdapter, d):
     if t=='file' and d['file'].get('file_data'):
         fd = d['file']['file_data']
         return media(fd if is_data_uri(fd) else unb64(fd), filename=d['file'].get('filename'))
+    # Mistral's (and OpenRouter's) thinking part: `thinking` as text chunks, with no signature another API takes
+    if t=='thinking':
+        th = d.get('thinking')
+        txt = th if isinstance(th, str) else '\n\n'.join(o.get('text', '') for o in th or [] if isinstance(o, dict))
+        return thinking_part(txt, d.get('signature'))
     raise InputError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
 # %% ../../nbs/22_openai_chat.ipynb #7442ded1
@@ -301,14 +308,19 @@ def fix_item(self:OpenAIChatAdapter, d):
     return {'content':None, **d}
 
 @patch
+def any_block(self:OpenAIChatAdapter, o):
+    "A block of a Chat message: Chat's own, or another API's that users put there (litellm's tests: an Anthropic image)"
+    return self.read_block(o) if self.reads(o) else read_part(o, in_msg=True)
+
+@patch
 def parse_item(self:OpenAIChatAdapter, d):
     "`(role, parts)`: a tool (or legacy function) message is a result in the user's turn; calls follow the text"
     c = d.get('content')
     if d.get('role') in ('tool','function'):
-        ps = [text_part(c)] if isinstance(c, str) else [self.read_block(o) for o in c or []] or [text_part('')]
+        ps = [text_part(c)] if isinstance(c, str) else [self.any_block(o) for o in c or []] or [text_part('')]
         return 'user', [tool_result_part(d.get('tool_call_id'), ps,
                                          name=d.get('name') if d['role']=='function' else None)]
-    parts = [text_part(c)] if isinstance(c, str) and c else [self.read_block(o) for o in c or [] if isinstance(o, dict)]
+    parts = [text_part(c)] if isinstance(c, str) and c else [self.any_block(o) for o in c or [] if isinstance(o, dict)]
     if d.get('refusal'): parts.append(text_part(d['refusal']))
     # an audio reply (gpt-4o-audio: `content` None): its transcript is its text; the id alone only Chat can use
     if isinstance(a := d.get('audio'), dict) and d.get('role')=='assistant':
@@ -399,10 +411,31 @@ def _chunk(e):
 def stream_of(self:OpenAIChatAdapter, e): return _chunk(e) is not None
 
 # %% ../../nbs/22_openai_chat.ipynb #93fe7e99
+def _as_chunks(c)->list: return [] if not c else [dict(type='text', text=c)] if isinstance(c, str) else list(c)
+
+def _merge(c, o, add):
+    "Add chunk `o` to chunks `c`: text continues the text chunk before it, thinking the thinking chunk before it"
+    last = c[-1] if c else {}
+    if o.get('type')=='text' and last.get('type')=='text': return add(last, 'text', o.get('text') or '')
+    if o.get('type')=='thinking' and last.get('type')=='thinking' and not last.get('signature'): new = last
+    elif o.get('type')=='thinking': c.append(new := {**o, 'thinking':[]})
+    else: return c.append(dict(o))
+    for x in o.get('thinking') or []: _merge(new['thinking'], x, add)
+    if o.get('signature'): new['signature'] = o['signature']
+
+def _add_chunks(m, cs, add):
+    "Add content `cs` (a string, or chunks: Mistral streams its reasoning as `thinking` chunks) to `m`'s, as chunks"
+    c = m.get('content')
+    if not isinstance(c, list):
+        pend = add.acc.get(id(m), (m, {}))[1].pop('content', [])  # text not joined yet goes first
+        c = m['content'] = _as_chunks((c or '') + ''.join(pend))
+    for o in _as_chunks(cs): _merge(c, o, add)
+
 def _add_delta(m, d, add):
     "Add delta `d` to message `m`: text and refusal append, annotations extend, a legacy function call and audio merge"
-    for k in ('content','refusal'):
-        if d.get(k) is not None: add(m, k, d[k])
+    if isinstance(d.get('content'), list) or isinstance(m.get('content'), list): _add_chunks(m, d.get('content'), add)
+    elif d.get('content') is not None: add(m, 'content', d['content'])
+    if d.get('refusal') is not None: add(m, 'refusal', d['refusal'])
     if d.get('annotations'): m['annotations'] = m.get('annotations', []) + list(d['annotations'])
     if d.get('function_call'):
         f = m.setdefault('function_call', dict(name='', arguments=''))
@@ -413,6 +446,16 @@ def _add_delta(m, d, add):
         for k,v in d['audio'].items():
             if k in ('data','transcript'): add(a, k, v)
             else: a.setdefault(k, v)
+    # compatible servers' reasoning, which `items` keeps: text (DeepSeek, vLLM, Groq, Ollama), OpenRouter's details
+    for k in ('reasoning_content','reasoning'):
+        if isinstance(d.get(k), str): add(m, k, d[k])
+    for e in d.get('reasoning_details') or []:
+        ds = m.setdefault('reasoning_details', [])
+        if ds and (ds[-1].get('index'),ds[-1].get('type'))==(e.get('index'),e.get('type')):  # the same entry, continued
+            for k,v in e.items():
+                if k in ('text','summary','data') and isinstance(v, str): add(ds[-1], k, v)
+                elif v is not None: ds[-1][k] = v
+        else: ds.append(dict(e))
 
 def _tc_index(tcs, tc):
     "A streamed call's index; servers that leave it out (Ollama, Gemini's OpenAI endpoint) send a new call with its id"

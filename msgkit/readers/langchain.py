@@ -66,7 +66,9 @@ def _lc_block(b)->Part|None:
         if b.get('annotations'):
             lose(f"{len(b['annotations'])} annotation(s) of a text block", "no API takes citations back in a request")
         return text_part(b['text'])
-    if t in ('image','audio','video','file') and 'source' not in b: return _media(b, t)
+    # (not the Chat form `{'type': 'file', 'file': {...}}` or Anthropic's `source`: their adapters read those)
+    if t in ('image','audio','video','file') and 'source' not in b and not isinstance(b.get('file'), dict):
+        return _media(b, t)
     if t=='text-plain':
         return Part(type='document', mt=b.get('mime_type') or 'text/plain', text=b.get('text') or '',
                     **({'title':b['title']} if b.get('title') else {}))
@@ -84,8 +86,11 @@ def _lc_block(b)->Part|None:
     # a server tool ran at the provider (web search, code execution): its call and result go back to no API as such
     if t in ('server_tool_call','server_tool_result','server_tool_call_chunk'): return opaque_part('langchain', b)
     if t=='json': return text_part(json.dumps(b.get('json'), ensure_ascii=False))
-    if t=='non_standard': return read_part(b['value'])
-    return read_part(b)  # a provider's own block (Anthropic's thinking and tool_use, OpenAI's image_url, ...)
+    # langchain-aws's form of Bedrock's reasoning (a Claude signature: Anthropic's and Bedrock's alike)
+    if t=='reasoning_content' and isinstance(rc := b.get('reasoningContent'), dict):
+        return thinking_part(rc.get('text') or '', rc.get('signature'))
+    if t=='non_standard': return read_part(b['value'], in_msg=True)
+    return read_part(b, in_msg=True)  # a provider's own block (Anthropic's thinking and tool_use, OpenAI's image_url)
 
 # %% ../../nbs/17_langchain.ipynb #1284115a
 def _invalid(o)->Part:
