@@ -98,7 +98,7 @@ def run(
     return {a:one(a) for a in apis(dialects=False)} if api=='all' else one(api)
 
 # %% ../nbs/55_cli.ipynb #c8734f55
-_env = re.compile(r'(\$\{[A-Za-z_]\w*(?::-[^}]*)?\}|\$[A-Za-z_]\w*)')  # `$VAR`, `${VAR:-default}`
+_env = re.compile(r'(\$\{[A-Za-z_]\w*(?::-(?:\$\{[^{}]*\}|[^{}])*)?\}|\$[A-Za-z_]\w*)')  # `$VAR`, `${VAR:-default}`
 _M = '\0model\0'
 
 def sh_word(
