@@ -7,7 +7,8 @@ _where = dict(sniff='media_type media_kind sample', parts='Part Turn jsonable',
               mediapart='media media_url provider_file',
               registry='apis get_api', losses='LossWarning', history='read_history',
               core='mk_msg mk_msgs mk_doc mk_ant_doc render_history mk_toolres',
-              response='tool_calls msg_text usage finish_reason read_parts', stream='stream_msg stream_response',
+              response='tool_calls msg_text usage finish_reason read_parts',
+              stream='stream_msg stream_response MsgStream StreamError body_events',
               tools='mk_tool mk_tools', request='mk_request mk_cache', batch='mk_batch read_batch BatchError',
               download='fetch FetchError', budget='est_tokens trim')
 _mod = {n:m for m,ns in _where.items() for n in ns.split()}

@@ -352,7 +352,7 @@ docs = {
     "The lines of `api`'s batch input file for `requests`, one dict at a time (write each with `json.dumps`)\n"
     '\n'
     'Parameters:\n'
-    '    requests: Histories, or `(custom_id, history)` pairs: any iterable, read once\n'
+    "    requests: Histories (a list is one request's turns), or `(custom_id, history)` pairs: any iterable, read once\n"
     "    api: Target API (default 'openai')\n"
     '    model: Model (default None)\n'
     '    progress: Show progress on stderr (default: when it is a terminal) (default None)\n'
@@ -368,7 +368,7 @@ docs = {
     '\n'
     'Parameters:\n'
     "    lines: The output file's lines: text (JSONL) or dicts, e.g. an open file\n"
-    "    api: The API the job ran on (default 'openai')",
+    "    api: The API the job ran on (a line of another's is refused); any provider's lines when `None` (default None)",
 'msgkit.budget.part_tokens':
     'Estimated tokens of neutral part `p` for adapter `ad`\n'
     '\n'
@@ -456,6 +456,12 @@ docs = {
     "    fetch: Download URLs the API won't take itself (default False)\n"
     '    fit: Resize and re-encode images the API would refuse (default False)\n'
     "    wire: The HTTP request's JSON body (as curl sends it), not the SDK call's keyword arguments (default False)",
+'msgkit.cli.sh_word':
+    "`s` as one shell word: its template's `$VAR`s expand, everything else (the model too) is quoted\n"
+    '\n'
+    'Parameters:\n'
+    "    s: An adapter's URL or header, with `_M` where the model goes\n"
+    "    model: The model, quoted as it is (default '')",
 'msgkit.cli.curl_cmd':
     'A shell command that sends the request for `content`: `curl`, or for Bedrock the AWS CLI\n'
     '\n'
@@ -1450,6 +1456,12 @@ docs = {
     'Parameters:\n'
     '    smt: (not documented)\n'
     '    mt: (not documented)',
+'msgkit.mediapart.names_type':
+    'Does file name `name` end in an extension of type `mt`?\n'
+    '\n'
+    'Parameters:\n'
+    '    name: A file name\n'
+    '    mt: The media type of its bytes',
 'msgkit.mediapart.media':
     'A media part from `data`, typed by `mt` or by sniffing\n'
     '\n'
@@ -2118,16 +2130,36 @@ docs = {
     'Parameters:\n'
     "    name: A bundled sample's file name ('gradient.png', 'report.pdf', ...); `None` lists them (default None)",
 'msgkit.stream.stream_response':
-    '`(api, response dict)`: the response the API would have sent without streaming, assembled from `events`\n'
+    '`(api, response dict)`: the response the API would have sent without streaming (awaitable for an async stream)\n'
     '\n'
     'Parameters:\n'
-    "    events: A stream's events: SDK event objects or their dicts, of one API",
+    "    events: A stream's events (SDK objects or dicts), its raw body (SSE text or bytes, its chunks or lines), or async",
 'msgkit.stream.stream_msg':
-    'One assistant message (a list of items, for Responses) assembled from a stream, ready for `mk_msgs`\n'
+    'One assistant message (a list of items, for Responses) from a stream, for `mk_msgs` (awaitable for an async one)\n'
     '\n'
     'Parameters:\n'
-    "    events: A stream's events (SDK event objects or dicts), or boto3's `converse_stream` response\n"
+    "    events: A stream's events (SDK objects or dicts), its raw body (SSE text or bytes, its chunks or lines), or async\n"
     "    api: Target API; the stream's own API when `None` (default None)",
+'msgkit.stream.SSE':
+    'Server-sent events text parsed as it arrives: `feed` it chunks of the body, or its lines',
+'msgkit.stream.EventStream':
+    "AWS event-stream frames (Bedrock's `converse-stream` body) decoded as the bytes arrive",
+'msgkit.stream.StreamError':
+    'An error the API sent in its stream, in place of the rest of it: its `error`\n'
+    '\n'
+    'Parameters:\n'
+    "    error: The API's error (a dict, or text)",
+'msgkit.stream.body_events':
+    "The event dicts in a streamed body (SSE, or Bedrock's event-stream), one at a time as they are complete\n"
+    '\n'
+    'Parameters:\n'
+    '    body: A streamed HTTP body: text or bytes, or an iterable of its chunks or lines',
+'msgkit.stream.MsgStream':
+    'A stream as it arrives: `add` each event for the deltas to show, and `msg`, the message it made, at the end\n'
+    '\n'
+    'Parameters:\n'
+    '    events: The stream to read when iterated (sync or async: SDK events, or a raw body), or `None` (default None)\n'
+    "    api: Target API of `msg`; the stream's own API when `None` (default None)",
 'msgkit.table.kind_cell':
     '`(block, None)` for content `x` rendered for `api` (followed by a question), or `(None, error message)`\n'
     '\n'

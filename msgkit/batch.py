@@ -7,11 +7,35 @@ __all__ = ['batch_line', 'mk_batch', 'BatchError', 'read_batch']
 
 # %% ../nbs/52_batch.ipynb #d4d57451
 import json, re, sys
+from pathlib import Path
 from .errors import *
-from .registry import get_api
+from .registry import get_api, all_adapters
+from .sniff import media_type
+from .mediapart import is_pil
+from .history import read_history
 from .request import mk_request
 
 # %% ../nbs/52_batch.ipynb #c78260d6
+def _media(o): return isinstance(o, (bytes,bytearray,memoryview,Path)) or is_pil(o)
+def _items(o): return o if isinstance(o, (list,tuple)) else [o]
+def _whole(o): return all(isinstance(x, str) or _media(x) for x in _items(o))  # content, with no role of its own
+def _kind(o):
+    if is_pil(o): return 'a PIL image'
+    return f"Path({str(o)!r})" if isinstance(o, Path) else f"{media_type(bytes(o)) or 'media'}, {len(o)} bytes"
+
+def _chk_turns(cid, h):
+    "Refuse media that a history's alternation of roles makes the assistant's: `['What is this?', img]` is two turns"
+    if not isinstance(h, (list,tuple)) or not any(_media(x) for o in h for x in _items(o)): return
+    roles = (dict(enumerate(['user','assistant']*len(h))) if all(map(_whole, h))
+             else {t['at']:t['role'] for t in read_history(h)})
+    for i,o in enumerate(h):
+        m = next((x for x in _items(o) if _media(x)), None)
+        if m is not None and roles.get(i)=='assistant' and _whole(o):
+            raise InputError(f"Request {cid!r} is a history, one turn an item, so its item {i} ({_kind(m)}) would be "
+                             "the assistant's reply. To send one message with text and media, put them in a list of "
+                             "their own: [['What is this?', img]] (or [mk_msg(['What is this?', img])])")
+
+# %% ../nbs/52_batch.ipynb #d39325dc
 # Anthropic's custom_id ("String should have at most 64 characters"); fits every provider
 _id_re = re.compile(r'[a-zA-Z0-9_-]{1,64}')
 
@@ -25,6 +49,7 @@ def batch_line(
     "One line of `api`'s batch input file (each adapter's `batch_line` says its format)"
     if not isinstance(custom_id, str) or not _id_re.fullmatch(custom_id):
         raise InputError(f"A batch id is 1 to 64 of a-z, A-Z, 0-9, _ and -, not {custom_id!r}")
+    _chk_turns(custom_id, h)
     ad = get_api(api)
     body_api,body_model = ad.batch_body(model)
     return ad.batch_line(custom_id, mk_request(h, body_api, model=body_model, wire=True, **opts), model)
@@ -91,7 +116,7 @@ _made_re = re.compile(r'request-(\d+)')
 
 @guard("an iterable of prompts (each a history, or (id, history))")
 def mk_batch(
-    requests, # Histories, or `(custom_id, history)` pairs: any iterable, read once
+    requests, # Histories (a list is one request's turns), or `(custom_id, history)` pairs: any iterable, read once
     api:str='openai', # Target API
     model:str=None, # Model
     progress:bool=None, # Show progress on stderr (default: when it is a terminal)
@@ -127,16 +152,30 @@ class BatchError(InputError):
         super().__init__(f"Batch request {id!r} failed: "
                          f"{json.dumps(error)[:300] if not isinstance(error, str) else error}")
 
-def _out_line(d, api):
-    "`(id, response or BatchError)` of one output line (each adapter's `batch_result` reads its format)"
-    cid,r,err = get_api(api).batch_result(d)
+def _whose(d):
+    "The adapter whose batch output line `d` is, or `None`"
+    return next((o for o in all_adapters() if getattr(o, 'batch_of', None) and o.batch_of(d)), None)
+
+def _out_line(d, api=None, n=1):
+    "`(id, response or BatchError)` of output line `n`, `d` (each adapter's `batch_result` reads its format)"
+    ad = get_api(api) if api else None
+    if ad is None or not getattr(ad, 'batch_of', lambda d: True)(d):
+        own = _whose(d)
+        if own is None:
+            forms = '; '.join(sorted({o.batch_form for o in all_adapters() if getattr(o, 'batch_form', None)}))
+            raise InputError(f"Line {n} of the batch output is no provider's output line ({forms}): {str(d)[:100]}")
+        if ad is not None:
+            raise InputError(f"Line {n} of the batch output is {own.batch_form}, not api={ad.name!r}'s: pass "
+                             f"api={own.name!r}, or leave api out to read any provider's")
+        ad = own
+    cid,r,err = ad.batch_result(d)
     return (cid, r) if err is None else (cid, BatchError(cid, err))
 
 # %% ../nbs/52_batch.ipynb #ffa770fc
 @guard("the lines of a batch job's output file (text or dicts)")
 def read_batch(
     lines, # The output file's lines: text (JSONL) or dicts, e.g. an open file
-    api:str='openai', # The API the job ran on
+    api:str=None, # The API the job ran on (a line of another's is refused); any provider's lines when `None`
 ):
     "`(id, response)` for each line of a batch job's output: the response dict, or a `BatchError` for a failed request"
     for i,o in enumerate(lines):
@@ -147,8 +186,8 @@ def read_batch(
         if isinstance(o, str):
             if not o.strip(): continue
             try: o = json.loads(o)
-            except json.JSONDecodeError as e:
+            except (ValueError, RecursionError) as e:
                 raise InputError(f"Line {i+1} of the batch output is not JSON: {e}") from None
         if not isinstance(o, dict):
             raise InputTypeError(f"Line {i+1} of the batch output is a {type(o).__name__}, not a JSON object")
-        yield _out_line(o, api)
+        yield _out_line(o, api, i+1)

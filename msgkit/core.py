@@ -62,6 +62,15 @@ def chk_sent(res:list, ts:list, api:str)->list:
     raise InputError(f"api={api!r}: nothing of this history is left to send ({why or 'none of it renders'})")
 
 # %% ../nbs/47_core.ipynb #9233b090
+_roles = {'user','assistant','system','developer','model','tool','function'}
+
+def _chk_role(role, api):
+    "Refuse an API's name given as `role` (the second positional argument), pointing to `api=`"
+    if isinstance(role, str) and role not in _roles and role in apis():
+        raise InputError(f"mk_msg's second argument is the role ('user' or 'assistant'), as in msglm, not the API "
+                         f"{role!r}: pass api={role!r} (mk_msg(content, api={role!r}))")
+
+# %% ../nbs/47_core.ipynb #471a1757
 @guard(MEDIA)
 @reports
 def mk_msg(
@@ -78,6 +87,7 @@ def mk_msg(
     "A message (or, for a response that holds several items, a list of history items) for `api`"
     ad = get_api(api)
     ad.chk_opts(kw)
+    _chk_role(role, api)
     src = []
     ts = read_item(content, neutral_role(role), ad, src)
     its = finish_msgs(render_history(ts, ad, kw, fetch, history=False, fit=fit), ad, cache, ttl, history=False)

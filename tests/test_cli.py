@@ -8,6 +8,7 @@ def msgkit(*args, **kw):
     "Run the installed `msgkit` command; its stdout"
     exe = shutil.which('msgkit', path=str(Path(sys.executable).parent)) or shutil.which('msgkit')
     assert exe, 'the msgkit command is not installed'
+    if 'input' not in kw: kw.setdefault('stdin', subprocess.DEVNULL)  # no content: the samples, not a wait on stdin
     r = subprocess.run([exe, *args], capture_output=True, text=True, **kw)
     assert r.returncode==0, r.stderr
     return r.stdout
@@ -30,10 +31,10 @@ def _heredoc(s): return json.loads(re.search(r"<<'MSGKIT_JSON'\n(.*)\nMSGKIT_JSO
 @pytest.mark.parametrize('api', ['openai', 'openai_chat', 'anthropic', 'gemini'])
 def test_curl(api):
     out = msgkit('--api', api, '--model', MODEL[api], '--curl', 'Hello')
-    assert out.startswith('curl -sS "https://') or api=='openai_chat' and out.startswith('curl -sS "${OPENAI_BASE_URL:-https://api.openai.com/v1}/chat/completions"')
+    assert out.startswith('curl -sS https://') or api=='openai_chat' and out.startswith('curl -sS "${OPENAI_BASE_URL:-https://api.openai.com/v1}"/chat/completions')
     subprocess.run(['bash', '-n'], input=out, text=True, check=True)
     assert _heredoc(out) == mk_request([['Hello']], api, model=MODEL[api], wire=True)
-    if api=='gemini': assert f'/models/{MODEL[api]}:generateContent' in out and 'x-goog-api-key: $GEMINI_API_KEY' in out
+    if api=='gemini': assert f'/models/{MODEL[api]}:generateContent' in out and "-H 'x-goog-api-key: '\"$GEMINI_API_KEY\"" in out
 
 def test_curl_bedrock_points_to_the_aws_cli():
     out = msgkit('--api', 'bedrock', '--model', MODEL['bedrock'], '--curl', 'Hello')
@@ -54,10 +55,10 @@ def test_cli_as_a_curl_user_meets_it(tmp_path):
     r = subprocess.run([exe, str(f)], capture_output=True, text=True)
     assert r.returncode==0 and f"write @{f}" in r.stderr and json.loads(r.stdout)[0]['content']==str(f)
     assert json.loads(msgkit('-', input='What is 2+2?\n'))[0]['content'] == 'What is 2+2?'
-    r = subprocess.run(f"{exe} --api all | head -1", shell=True, capture_output=True, text=True, executable='/bin/bash')
+    r = subprocess.run(f"{exe} --api all </dev/null | head -1", shell=True, capture_output=True, text=True, executable='/bin/bash')
     quiet = lambda err: 'Error' not in err and 'Traceback' not in err  # (the note about base64 bytes may be there)
     assert r.stdout=='{\n' and quiet(r.stderr), r.stderr
-    r = subprocess.run(['bash', '-c', f"set -o pipefail; {exe} --api all | head -1 >/dev/null"], capture_output=True, text=True)
+    r = subprocess.run(['bash', '-c', f"set -o pipefail; {exe} --api all </dev/null | head -1 >/dev/null"], capture_output=True, text=True)
     assert r.returncode==0 and quiet(r.stderr), r.stderr
 
 def test_path_errors_name_the_file(tmp_path):

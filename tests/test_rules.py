@@ -15,7 +15,8 @@ def test_public_names():
     exec('from msgkit import *', ns)
     got = set(ns) - {'__builtins__'}
     dialects = {f'mk_msg{s}_{a}' for a in apis() if a not in ('openai','openai_chat','anthropic','gemini','bedrock') for s in ('','s')}
-    assert got == PUBLIC | dialects | {'media_kind', 'get_api', 'stream_msg', 'stream_response', 'fetch', 'FetchError'}, got ^ PUBLIC
+    assert got == PUBLIC | dialects | {'media_kind', 'get_api', 'stream_msg', 'stream_response', 'fetch', 'FetchError',
+                                       'MsgStream', 'StreamError', 'body_events'}, got ^ PUBLIC
     assert callable(msgkit.fetch) and msgkit.__version__
 
 def test_cheap_import():

@@ -291,6 +291,15 @@ def batch_result(self:AnthropicAdapter, d):
 def endpoint(self:AnthropicAdapter, model=None):
     return 'https://api.anthropic.com/v1/messages', {'x-api-key':'$ANTHROPIC_API_KEY', 'anthropic-version':'2023-06-01'}
 
+# %% ../../nbs/23_anthropic.ipynb #747cba77
+@patch
+def batch_of(self:AnthropicAdapter, d)->bool:
+    "Is `d` a line of Message Batches results (`custom_id`, and a `result` with its `type`)?"
+    r = d.get('result')
+    return isinstance(d.get('custom_id'), str) and isinstance(r, dict) and isinstance(r.get('type'), str)
+
+AnthropicAdapter.batch_form = "an Anthropic Message Batches results line (`custom_id`, `result`)"
+
 # %% ../../nbs/23_anthropic.ipynb #0f1558c7
 AnthropicAdapter.cache_key = 'cache_control'
 # "A maximum of 4 blocks with cache_control may be provided"
@@ -619,6 +628,25 @@ _events = {'message_start','content_block_start','content_block_delta','content_
 def stream_of(self:AnthropicAdapter, e):
     t = e.get('type') if isinstance(e, dict) else getattr(e, 'type', None)
     return isinstance(t, str) and t in _events and (isinstance(e, dict) or type(e).__module__.startswith('anthropic'))
+
+# %% ../../nbs/23_anthropic.ipynb #e756d416
+def _at(e, k): return e.get(k) if isinstance(e, dict) else getattr(e, k, None)
+
+@patch
+def deltas(self:AnthropicAdapter, e, st:dict=None)->list:
+    "What stream event `e` adds, for display: text, thinking, tool call pieces, or the API's error"
+    t,calls = _at(e, 'type'),({} if st is None else st).setdefault('calls', set())
+    if t=='content_block_delta':
+        d = _at(e, 'delta'); dt = _at(d, 'type')
+        if dt=='text_delta': return [dict(type='text', text=_at(d, 'text'))]
+        if dt=='thinking_delta': return [dict(type='thinking', text=_at(d, 'thinking'))]
+        if dt=='input_json_delta' and _at(e, 'index') in calls:
+            return [dict(type='tool_call', index=_at(e, 'index'), args=_at(d, 'partial_json'))]
+    elif t=='content_block_start' and _at(b := _at(e, 'content_block'), 'type')=='tool_use':
+        calls.add(_at(e, 'index'))
+        return [dict(type='tool_call', index=_at(e, 'index'), id=_at(b, 'id'), name=_at(b, 'name'), args='')]
+    elif t=='error': return [dict(type='error', error=ev_dict(e).get('error'))]
+    return []
 
 # %% ../../nbs/23_anthropic.ipynb #b7658eae
 def _event(e, msg, blocks, bufs, stopped, done, add):

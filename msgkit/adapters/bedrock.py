@@ -274,6 +274,14 @@ def batch_result(self:BedrockAdapter, d):
     ok = isinstance(d.get('modelOutput'), dict) and not d.get('error')
     return cid, (d['modelOutput'] if ok else None), (None if ok else d.get('error') or d)
 
+# %% ../../nbs/25_bedrock.ipynb #b850c88d
+@patch
+def batch_of(self:BedrockAdapter, d)->bool:
+    "Is `d` a record of a Bedrock batch inference output (`recordId` or `modelInput`, with `modelOutput` or `error`)?"
+    return ('recordId' in d or 'modelInput' in d) and ('modelOutput' in d or 'error' in d)
+
+BedrockAdapter.batch_form = "a Bedrock batch inference output record (`recordId`, `modelInput`, `modelOutput`)"
+
 # %% ../../nbs/25_bedrock.ipynb #100ccde3
 @patch
 def wire(self:BedrockAdapter, req):
@@ -574,6 +582,20 @@ def _sblock(b, fin):
     if 'citations' in b:
         return dict(citationsContent=dict(content=[dict(text=b.get('text', ''))], citations=b['citations']))
     return dict(text=b['text']) if 'text' in b else None
+
+# %% ../../nbs/25_bedrock.ipynb #77d40987
+@patch
+def deltas(self:BedrockAdapter, e, st:dict=None)->list:
+    "What `converse_stream` event `e` adds, for display: text, thinking and tool call pieces"
+    if not (isinstance(e, dict) and len(e)==1 and isinstance(v := next(iter(e.values())), dict)): return []
+    k,i = next(iter(e)),v.get('contentBlockIndex')
+    if k=='contentBlockStart' and isinstance(tu := (v.get('start') or {}).get('toolUse'), dict):
+        return [dict(type='tool_call', index=i, id=tu.get('toolUseId'), name=tu.get('name'), args='')]
+    if k!='contentBlockDelta' or not isinstance(d := v.get('delta'), dict): return []
+    if isinstance(d.get('text'), str): return [dict(type='text', text=d['text'])]
+    if isinstance(s := (d.get('reasoningContent') or {}).get('text'), str): return [dict(type='thinking', text=s)]
+    if isinstance(s := (d.get('toolUse') or {}).get('input'), str): return [dict(type='tool_call', index=i, args=s)]
+    return []
 
 # %% ../../nbs/25_bedrock.ipynb #4f880e98
 @patch

@@ -520,6 +520,14 @@ def endpoint(self:GeminiAdapter, model=None):
     return (f"https://generativelanguage.googleapis.com/v1beta/models/{model or '$GEMINI_MODEL'}:generateContent",
             {'x-goog-api-key':'$GEMINI_API_KEY'})
 
+# %% ../../nbs/24_gemini.ipynb #6d517541
+@patch
+def batch_of(self:GeminiAdapter, d)->bool:
+    "Is `d` a line of a Gemini batch job's output (`key`, with `response`, `status` or `error`)?"
+    return 'key' in d and any(k in d for k in ('response','status','error')) and 'custom_id' not in d
+
+GeminiAdapter.batch_form = "a Gemini batch output line (`key`, `response` or `status`)"
+
 # %% ../../nbs/24_gemini.ipynb #15d46047
 def _needs_unb64(d):
     "Does Gemini content dict `d` hold bytes fields as base64 text (it went through JSON)?"
@@ -698,6 +706,24 @@ def _add_part(ps, p):
             return
         if not p.get('text') and 'thought_signature' not in p: return
     ps.append(dict(p))
+
+# %% ../../nbs/24_gemini.ipynb #bb844475
+def _at(o, k): return _g(o, k) if isinstance(o, dict) else getattr(o, k, None)
+
+@patch
+def deltas(self:GeminiAdapter, e, st:dict=None)->list:
+    "What chunk `e` adds to its first candidate, for display: text, thinking and whole function calls"
+    st,out = ({} if st is None else st),[]
+    c = next((o for o in _at(e, 'candidates') or [] if (_at(o, 'index') or 0)==0), None)
+    for p in (_at(_at(c, 'content'), 'parts') or []) if c is not None else []:
+        if isinstance(s := _at(p, 'text'), str):
+            out.append(dict(type='thinking' if _at(p, 'thought') else 'text', text=s))
+        elif (fc := _at(p, 'function_call')) is not None:
+            st['calls'] = n = st.get('calls', -1) + 1
+            out.append({k:v for k,v in dict(type='tool_call', index=n, id=_at(fc, 'id'), name=_at(fc, 'name'),
+                                            args=json.dumps(_at(fc, 'args') or {}, ensure_ascii=False)).items()
+                        if v is not None})
+    return out
 
 # %% ../../nbs/24_gemini.ipynb #95b876a6
 @patch

@@ -255,6 +255,14 @@ def batch_result(self:OpenAIAdapter, d):
 def endpoint(self:OpenAIAdapter, model=None):
     return 'https://api.openai.com/v1/responses', {'Authorization':'Bearer $OPENAI_API_KEY'}
 
+# %% ../../nbs/21_openai.ipynb #7ef835b3
+@patch
+def batch_of(self:OpenAIAdapter, d)->bool:
+    "Is `d` a line of this Batch API's output (`custom_id`, with `response` or `error`)?"
+    return isinstance(d.get('custom_id'), str) and ('response' in d or 'error' in d) and 'result' not in d
+
+OpenAIAdapter.batch_form = "an OpenAI Batch API output line (`custom_id`, `response`, `error`)"
+
 # %% ../../nbs/21_openai.ipynb #55868041
 def _or_null(s):
     "`s`, allowing `null` too"
@@ -691,6 +699,24 @@ def stream_of(self:OpenAIAdapter, e):
     t = e.get('type') if isinstance(e, dict) else getattr(e, 'type', None)
     return (isinstance(t, str) and t.startswith('response.')
             and (isinstance(e, dict) or type(e).__module__.startswith('openai')))
+
+# %% ../../nbs/21_openai.ipynb #2178a429
+def _at(e, k): return e.get(k) if isinstance(e, dict) else getattr(e, k, None)
+
+@patch
+def deltas(self:OpenAIAdapter, e, st:dict=None)->list:
+    "What Responses stream event `e` adds, for display: text, thinking, tool call pieces, or the API's error"
+    t = _at(e, 'type')
+    if t in ('response.output_text.delta','response.refusal.delta'): return [dict(type='text', text=_at(e, 'delta'))]
+    if t in ('response.reasoning_summary_text.delta','response.reasoning_text.delta'):
+        return [dict(type='thinking', text=_at(e, 'delta'))]
+    if t=='response.output_item.added' and _at(it := _at(e, 'item'), 'type')=='function_call':
+        return [dict(type='tool_call', index=_at(e, 'output_index'), id=_at(it, 'call_id'), name=_at(it, 'name'),
+                     args=_at(it, 'arguments') or '')]
+    if t=='response.function_call_arguments.delta':
+        return [dict(type='tool_call', index=_at(e, 'output_index'), args=_at(e, 'delta'))]
+    if t=='error': return [dict(type='error', error=ev_dict(e))]
+    return []
 
 # %% ../../nbs/21_openai.ipynb #0798cafd
 def _stream_output(items, done, parts, args, summ, cut):

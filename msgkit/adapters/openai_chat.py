@@ -254,6 +254,9 @@ def endpoint(self:OpenAIChatAdapter, model=None):
     "OpenAI's, or any compatible server's at `$OPENAI_BASE_URL`"
     return '${OPENAI_BASE_URL:-https://api.openai.com/v1}/chat/completions', {'Authorization':'Bearer $OPENAI_API_KEY'}
 
+# %% ../../nbs/22_openai_chat.ipynb #e008303c
+OpenAIChatAdapter.batch_of,OpenAIChatAdapter.batch_form = OpenAIAdapter.batch_of,OpenAIAdapter.batch_form
+
 # %% ../../nbs/22_openai_chat.ipynb #54aec726
 OpenAIChatAdapter.cache_key = 'prompt_cache_breakpoint'
 
@@ -487,6 +490,26 @@ def _add_calls(tcs, d, add):
         f = tc.get('function') or {}
         if f.get('name') and not t['function']['name']: t['function']['name'] = f['name']
         add(t['function'], 'arguments', f.get('arguments') or '')
+
+# %% ../../nbs/22_openai_chat.ipynb #413f063d
+def _at(e, k): return e.get(k) if isinstance(e, dict) else getattr(e, k, None)
+
+@patch
+def deltas(self:OpenAIChatAdapter, e, st:dict=None)->list:
+    "What chunk `e` adds to its first choice, for display: text, thinking and tool call pieces"
+    c,st = _chunk(e),({} if st is None else st)
+    ch = next((o for o in (_at(c, 'choices') or []) if (_at(o, 'index') or 0)==0), None) if c is not None else None
+    if (d := _at(ch, 'delta')) is None: return []
+    out = [dict(type='thinking', text=v) for k in ('reasoning_content','reasoning') if isinstance(v := _at(d, k), str)]
+    out += [dict(type='text', text=v) for k in ('content','refusal') if isinstance(v := _at(d, k), str)]
+    tcs = st.setdefault('calls', {})
+    for tc in _at(d, 'tool_calls') or []:
+        f,tid = _at(tc, 'function'),_at(tc, 'id')
+        i = _tc_index(tcs, dict(index=_at(tc, 'index'), id=tid))
+        if tid and not tcs.setdefault(i, dict(id=None))['id']: tcs[i]['id'] = tid
+        out.append({k:v for k,v in dict(type='tool_call', index=i, id=tid, name=_at(f, 'name'),
+                                        args=_at(f, 'arguments') or '').items() if v is not None})
+    return out
 
 # %% ../../nbs/22_openai_chat.ipynb #9120194f
 def _choice(s):
