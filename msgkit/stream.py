@@ -222,7 +222,12 @@ class _Body:
         if isinstance(self.p, EventStream):
             if isinstance(x, str): raise InputTypeError("An event-stream body is bytes, not text")
             return self._events(self.p.feed(bytes(x)))
-        return self._events(self.p.feed(x if isinstance(x, str) else self.dec.decode(bytes(x))))
+        if isinstance(x, str): return self._events(self.p.feed(x))
+        try: t = self.dec.decode(bytes(x))
+        except UnicodeDecodeError as e:  # SSE is UTF-8 ("streams are always decoded as UTF-8")
+            raise InputError(f"A stream's SSE body is UTF-8 text; these bytes aren't ({e.reason} at byte {e.start} of "
+                             "this piece)") from None
+        return self._events(self.p.feed(t))
 
     def close(self)->list:
         "The events the body ended in; a last SSE event cut off mid-JSON (the stream stopped) is left out"

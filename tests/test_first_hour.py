@@ -68,8 +68,8 @@ def test_media_as_the_assistants_turn_is_refused(api):
     model = 'anthropic.claude-3-5-sonnet-20240620-v1:0' if api=='bedrock' else 'm'
     for req in (["What is this?", png], ["Describe", sample('gradient.png')], ["Hi", "Hello!", "Now this:", ["Caption", png]]):
         with pytest.raises(ValueError, match=r"would be the assistant's reply.*\[\['What is this\?', img\]\]"):
-            list(mk_batch(["What is 2+2?", req], api, model=model, max_tokens=10))
-    one, = mk_batch([[["What is this?", png]]], api, model=model, max_tokens=10)  # one message: text and image
+            list(mk_batch(["What is 2+2?", req], api, model=model, max_tokens=20))
+    one, = mk_batch([[["What is this?", png]]], api, model=model, max_tokens=20)  # one message: text and image
     body = one.get('body') or one.get('params') or one.get('request') or one['modelInput']
     msgs = body.get('input') or body.get('messages') or body.get('contents')
     assert len(msgs)==1 and msgs[0]['role']=='user'
