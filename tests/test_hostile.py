@@ -283,14 +283,11 @@ BAD = {'set': {1, 2}, 'frozenset': frozenset({'a'}), 'range': range(3), 'functio
        'nan': math.nan, 'inf': math.inf, '-inf': -math.inf, 'complex': 1j, 'object': object()}
 FIELD = dict(openai='metadata', openai_chat='metadata', anthropic='metadata', bedrock='additionalModelRequestFields', gemini='labels')
 WIRED = ['openai', 'openai_chat', 'anthropic', 'bedrock']
-GEMINI = pytest.mark.xfail(strict=True, reason="Gemini's wire body is made by rest_json (nbs/24_gemini.ipynb, the wire cell), not jsonable: "
-                                               "one line there, `return jsonable({...})`, outside this task's cells")
-
 def tool_history(args):
     return ['Use f', {'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 'toolu_1', 'name': 'f', 'input': args}]},
             {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_1', 'content': 'done'}]}]
 
-@pytest.mark.parametrize('api', WIRED + [pytest.param('gemini', marks=GEMINI)])
+@pytest.mark.parametrize('api', WIRED + ['gemini'])
 def test_wire_fields_json_or_refused(api):
     "A pass-through field and `extra=` holding what JSON can't: an error naming the field (memoryview: its bytes, as base64)"
     for k, v in BAD.items():
@@ -309,7 +306,7 @@ def test_wire_tool_args_refused(api):
             mk_request(tool_history({'a': v}), api, model='m', wire=True)
     assert json.dumps(mk_request(tool_history({'a': (1.5, None)}), api, model='m', wire=True), allow_nan=False)
 
-@pytest.mark.parametrize('api', ['openai', 'openai_chat', 'anthropic', 'bedrock', pytest.param('gemini', marks=GEMINI)])
+@pytest.mark.parametrize('api', ['openai', 'openai_chat', 'anthropic', 'bedrock', 'gemini'])
 def test_wire_body_always_dumps(api):
     "Whatever a history's tool arguments hold, a wire body that comes back is one json.dumps(allow_nan=False) writes"
     for v in [*BAD.values(), memoryview(b'x'), b'\x00', (1,), {'k': {1: 2}}]:

@@ -33,10 +33,13 @@ _kinds = ('image','document','video','audio')
 
 def doc_name(p)->str:
     "A document name Bedrock accepts, from the part's title (or filename), else from a hash of its content"
+    for k in ('title','filename'):
+        if p.get(k) is not None and not isinstance(p[k], str):
+            raise InputTypeError(f"A document's {k} is text, not {type(p[k]).__name__}: {str(p[k])[:60]}")
     s = p.get('title') or (p.get('filename') or '').rsplit('.', 1)[0]
     s = re.sub(r'\s+', ' ', re.sub(r'[^A-Za-z0-9\s\-\(\)\[\]]+', ' ', s)).strip()[:200].strip()
     if s: return s
-    h = hashlib.sha1(p.get('data') or (p.get('text') or '\n'.join(p.get('chunks', []))).encode()
+    h = hashlib.sha1(p.get('data') or (p.get('text') or '\n'.join(map(str, p.get('chunks', [])))).encode()
                      or p.get('url', '').encode())
     return f"document-{h.hexdigest()[:10]}"
 

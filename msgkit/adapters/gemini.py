@@ -495,7 +495,8 @@ def wire(self:GeminiAdapter, req):
     for k in _top_cfg:
         if k in cfg: body[_camel_key(k)] = rest_json(cfg.pop(k))
     if cfg: body['generationConfig'] = rest_json(cfg)
-    return {**body, **(ho.get('extra_body') or {})}
+    # what JSON can't hold (NaN in tool arguments, a set in a field): an error naming the field (#23 item 10)
+    return jsonable({**body, **(ho.get('extra_body') or {})})
 
 # %% ../../nbs/24_gemini.ipynb #3f954178
 @patch
