@@ -1968,6 +1968,13 @@ docs = {
     "    unsupported: An option the API lacks: 'error', or 'drop' it (reported in a `LossWarning`) (default 'error')\n"
     '    extra: Fields sent in the HTTP body as they are, unchecked (what no SDK knows yet) (default None)\n'
     "    **kw: Block options (`detail`, ...) and the API's own request fields (`get_api(api).fields`), passed on",
+'msgkit.request.chk_named':
+    'A `tool_choice` that names a tool names one of `tools` (the API answers 400 otherwise)\n'
+    '\n'
+    'Parameters:\n'
+    '    choice: (not documented)\n'
+    '    tools: (not documented)\n'
+    '    api: (not documented)',
 'msgkit.request.mk_cache':
     'Keyword arguments for the SDK call that makes an explicit cache of `msgs` with its system prompt and tools\n'
     '\n'

@@ -297,3 +297,9 @@ def _warn(ws):
             for o in w.message.losses:
                 sys.stderr.write(f"msgkit: {_cli_err(o['where'] + ': ' + o['what'] + ' (' + o['why'] + ')')}\n")
         else: warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
+
+# %% ../nbs/55_cli.ipynb #0b9f0bf0
+#| eval: false
+if __name__=='__main__': sys.exit(main())

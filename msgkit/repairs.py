@@ -41,7 +41,8 @@ def pair_ids(turns:list, needs_ids=True)->list:
                 # a call answered by its id awaits no id-less result (Gemini's, later in a mixed history)
                 if p.id is not None and p.id in (q := pending.get(names.get(p.id), [])): q.remove(p.id)
                 if p.id is None and needs_ids:
-                    q = pending.get(p.name)
+                    # a result that names no tool either answers the oldest call still open (Ollama's, by position)
+                    q = pending.get(p.name) if p.name is not None else next((v for v in pending.values() if v), None)
                     if not q: raise InputError(f"A result for tool {p.name!r} has no call id and no call before it: "
                                                "pass the call to mk_toolres")
                     p = edit_part(p, id=q.pop(0))

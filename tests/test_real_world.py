@@ -246,3 +246,21 @@ def test_langchain_invalid_calls_and_nested_results():
     r = req([H('q'), A(content=[{'type': 'thinking', 'signature': 'EqQB', 'index': 0}, {'type': 'text', 'text': 'a'}]), H('q2')], 'anthropic')
     assert r['messages'][1]['content'][0] == {'type': 'thinking', 'thinking': '', 'signature': 'EqQB'}
     oracle.check('anthropic', r['messages'])
+
+# From the review: a tool_choice that names no tool in tools= (the API answers 400), and Chat calls without ids
+# (Ollama's history: `tool_calls` without ids, results with `tool_name` or nothing), paired by position
+@pytest.mark.parametrize('api', ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock'])
+def test_tool_choice_names_a_tool(api):
+    tools = [{'type': 'function', 'name': 'get_weather', 'parameters': {'type': 'object', 'properties': {}}}]
+    with pytest.raises(InputError, match=r"tool_choice='nope' names no tool in tools=.*get_weather"):
+        req(['Hi'], api, tools=tools, tool_choice='nope')
+    req(['Hi'], api, tools=tools, tool_choice='get_weather')
+
+def test_chat_calls_without_ids():
+    for res in ({'role': 'tool', 'content': '18C'}, {'role': 'tool', 'tool_name': 'get_weather', 'content': '18C'}):
+        h = [{'role': 'user', 'content': 'Weather?'},
+             {'role': 'assistant', 'content': None, 'tool_calls': [{'type': 'function', 'function': {'name': 'get_weather', 'arguments': '{}'}}]}, res]
+        for api in ('anthropic', 'bedrock', 'openai'):
+            r = req(h, api)
+            oracle.check(api, r[{'openai': 'input'}.get(api, 'messages')])
+            assert '18C' in json.dumps(r)

@@ -314,7 +314,7 @@ def parse_block(self:OpenAIChatAdapter, d):
 @patch
 def owns_item(self:OpenAIChatAdapter, d):
     "A tool message, or an assistant message with tool calls, a refusal or audio (whose content may be `None`)"
-    return ((d.get('role')=='tool' and 'tool_call_id' in d)
+    return ((d.get('role')=='tool' and ('tool_call_id' in d or 'content' in d))  # Ollama's has no id
             or (d.get('role')=='assistant' and bool({'tool_calls','function_call','refusal','audio'} & set(d))))
 
 @patch
@@ -336,15 +336,16 @@ def parse_item(self:OpenAIChatAdapter, d):
     c = d.get('content')
     if d.get('role') in ('tool','function'):
         ps = [text_part(c)] if isinstance(c, str) else [self.any_block(o) for o in c or []] or [text_part('')]
-        return 'user', [tool_result_part(d.get('tool_call_id'), ps,
-                                         name=d.get('name') if d['role']=='function' else None)]
+        return 'user', [tool_result_part(d.get('tool_call_id'), ps,  # Ollama names the tool in `tool_name`
+                                         name=d.get('name') if d['role']=='function' else d.get('tool_name'))]
     parts = [text_part(c)] if isinstance(c, str) and c else [self.any_block(o) for o in c or [] if isinstance(o, dict)]
     if d.get('refusal'): parts.append(text_part(d['refusal']))
     # an audio reply (gpt-4o-audio: `content` None): its transcript is its text; the id alone only Chat can use
     if isinstance(a := d.get('audio'), dict) and d.get('role')=='assistant':
         parts.append(text_part(a['transcript']) if a.get('transcript') else opaque_part('openai_chat', dict(audio=a)))
     fs = [o['function'] for o in d.get('tool_calls') or []]
-    calls = [tool_call_part(o['id'], f['name'], tool_args(f.get('arguments'), f['name']), f.get('arguments'))
+    # a call without an id (Ollama's history, a server that sends none) is paired with its result by position
+    calls = [tool_call_part(o.get('id'), f['name'], tool_args(f.get('arguments'), f['name']), f.get('arguments'))
              for o,f in zip(d.get('tool_calls') or [], fs)]
     # the legacy function-calling API's one call
     if isinstance(fc := d.get('function_call'), dict):
