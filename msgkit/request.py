@@ -110,7 +110,8 @@ def _names(x, depth=0):
     if depth>4: return set()
     if isinstance(x, list): return set().union(*(_names(o, depth+1) for o in x)) if x else set()
     if not isinstance(x, dict): return set()
-    own = {v for k,v in x.items() if k in ('name','type') and isinstance(v, str)}
+    # names, built-ins' types, an MCP server's label
+    own = {v for k,v in x.items() if k in ('name','type','server_label') and isinstance(v, str)}
     return own.union(*(_names(v, depth+1) for v in x.values() if isinstance(v, (dict,list))))
 
 def chk_named(choice, tools, api):
