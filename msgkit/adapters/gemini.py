@@ -408,6 +408,7 @@ _builtins = {'retrieval','computer_use','file_search','google_search','google_ma
 @patch
 def builtin(self:GeminiAdapter, d):
     "A `Tool` holding only Gemini's own tools (`google_search`, `code_execution`, `url_context`, ...; either case)"
+    if not all(isinstance(k, str) for k in d): return None
     ks = {re.sub(r'[A-Z]', lambda m: '_'+m[0].lower(), k) for k in d}
     if ks and ks <= _builtins: return ', '.join(sorted(ks))
 

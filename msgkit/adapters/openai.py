@@ -323,7 +323,8 @@ _builtins = set("""file_search computer computer_use_preview web_search web_sear
 
 @patch
 def builtin(self:OpenAIAdapter, d):
-    if d.get('type') in _builtins and not {'parameters','input_schema','custom'} & set(d):
+    t = d.get('type')
+    if isinstance(t, str) and t in _builtins and not {'parameters','input_schema','custom'} & set(d):
         return d.get('name') or d.get('server_label') or d['type']
 
 # the built-in tools `tool_choice` can force, and how it names them (the members of the openai SDK's `ToolChoice`)
