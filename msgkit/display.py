@@ -79,7 +79,11 @@ def _num(r)->str:
     return f"#{a}" if a==b else f"#{a}–{b}"
 
 # %% ../nbs/44_display.ipynb #feb1e32e
-HEAD,TAIL,MAXVIEW,MAXIMGS,VIEW_PX = 4,12,300_000,8,1200
+HEAD = 4  # turns shown before the hidden ones
+TAIL = 12  # turns shown after them
+MAXVIEW = 300_000  # the most characters of one view
+MAXIMGS = 8  # the most thumbnails of one view
+VIEW_PX = 1200  # the view's scroll box height, in pixels
 
 def _weigh(p)->int:
     t = p.get('type')

@@ -242,7 +242,9 @@ def img_px(o):
 _page = re.compile(rb'/Type\s*/Page(?![a-zA-Z])()')  # its one empty group: `findall` lists b'', no copies
 _objstm = re.compile(rb'/Type\s*/ObjStm\b')
 # the most `pdf_pages` inflates of a PDF's object streams in all, how many it reads, and the most pages it counts
-MAX_INFLATE,MAX_OBJSTMS,MAX_PAGES = 32*1024*1024,10_000,100_000
+MAX_INFLATE = 32*1024*1024  # the most bytes a PDF's object streams inflate to, all together
+MAX_OBJSTMS = 10_000  # the most object streams read of one PDF
+MAX_PAGES = 100_000  # the most pages counted of one PDF
 
 def _pages(b, n=0, j=None)->int:
     "`n` and the page objects `b[:j]` holds, counted a megabyte at a time (each piece ends where a `/Type` starts)"

@@ -87,7 +87,8 @@ def _fn_tool(f)->Tool:
                 schema={'type':'object', 'properties':props, 'required':req, **({'$defs':defs} if defs else {})})
 
 # %% ../nbs/48_tools.ipynb #perf22tc
-_tool_memo,TOOL_MEMO = {},512  # a function's code -> (what else its tool was read from, the tool); the most kept
+_tool_memo = {}  # a function's code -> (what else its tool was read from, the tool)
+TOOL_MEMO = 512  # the most functions' tools kept
 
 def _stamp(f):
     "What `_fn_tool` reads of plain function `f` besides its code (compared by identity)"
