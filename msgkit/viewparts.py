@@ -7,13 +7,13 @@ __all__ = ['THUMB_PX', 'CHIP', 'MAXTXT', 'thumb_image', 'thumb', 'icon', 'cut', 
            'html_part', 'md_part', 'html_notes', 'md_notes']
 
 # %% ../nbs/43b_viewparts.ipynb #f2daa9e2
-import io, json, re, warnings  # html, hashlib and pprint load when a piece is made
+import io, json, re  # html, hashlib and pprint load when a piece is made
 from .codec import b64
 from .sniff import img_size, pdf_pages, media_secs
 from .parts import *
 from .registry import all_adapters
 from .adapters.base import measured
-from .fit import upright, mode8
+from .fit import thumb_image as fit_thumb
 from .elide import elide, pfmt, sz
 from .markdown import *
 
@@ -28,22 +28,7 @@ def thumb_image(
     max_px:int=THUMB_PX, # Most pixels to decode: a bigger image gets no thumbnail
 ):
     "`data` as a Pillow image about `px` on its long edge, decoded small; `None` if too big, unreadable, or no Pillow"
-    try: from PIL import Image
-    except ImportError: return None
-    if (wh := img_size(data)) and wh[0]*wh[1]>max_px*64: return None  # too big even at JPEG's 1/8
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')
-            im = Image.open(io.BytesIO(data))  # the header alone
-            im.seek(0)
-            im.draft(None, (px,px))  # a JPEG: decoded at 1/2 to 1/8 scale
-            if im.width*im.height>max_px: return None
-            if (f := max(im.size)//(px*2))>1:
-                try: im = im.reduce(f)
-                except (ValueError, NotImplementedError): pass  # a mode `reduce` lacks: `thumbnail` resamples it
-            im = mode8(upright(im))
-            im.thumbnail((px,px))
-            return im
+    try: return fit_thumb(data, px, max_px)  # one decoder and one budget: fit's, which raises where a view shows a chip
     except Exception: return None
 
 # %% ../nbs/43b_viewparts.ipynb #93bacfad
