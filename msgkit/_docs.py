@@ -1942,6 +1942,12 @@ docs = {
     'Parameters:\n'
     '    api: (not documented)\n'
     '    kw: (not documented)',
+'msgkit.request.chk_ranges':
+    'The numeric options within the bounds API `ad` states (`ad.ranges`)\n'
+    '\n'
+    'Parameters:\n'
+    '    ad: The adapter (`get_api(api)`)\n'
+    '    kw: The options: `temperature`, `top_p`, ...',
 'msgkit.request.mk_request':
     "Keyword arguments for `api`'s SDK call: the messages, the model and the system prompt where the API wants them\n"
     '\n'

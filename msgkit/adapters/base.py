@@ -48,6 +48,9 @@ class Adapter:
         c = d.get('content') if len(d)==2 and d.get('role')==role else None
         return c if type(c) is str else None
 
+# %% ../../nbs/20_adapters.ipynb #9dc38ba8
+Adapter.ranges = {}  # option: `(lowest, highest, where the API states it)`
+
 # %% ../../nbs/20_adapters.ipynb #cd16dc09
 _fit_mts = {'image/gif','image/bmp','image/tiff','image/png','image/jpeg','image/webp'}  # what Pillow decodes by itself
 
@@ -704,7 +707,8 @@ _attr_docs = dict(
     sdk_call="'module:Class.method' whose parameters are the installed SDK's request fields",
     name_chars="the characters its tool names may use (a regex class)", name_max="the longest tool name it takes",
     name_first="the characters a tool name may start with (a regex class)",
-    one_text="the roles whose text it takes as one string", system_apart="does it take leading system turns apart?")
+    one_text="the roles whose text it takes as one string", system_apart="does it take leading system turns apart?",
+    ranges="option -> (lowest, highest, where the API states it): the bounds `mk_request` holds numbers to")
 
 def contract()->str:
     "A Markdown table of every member of `Adapter` an adapter may override: its default and its doc"

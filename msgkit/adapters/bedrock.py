@@ -83,6 +83,10 @@ class BedrockAdapter(Adapter):
 
     limits = dict(image=(3_932_160,'raw'), document=(4_718_592,'raw'), video=(25*1024*1024,'b64'))
 
+# %% ../../nbs/25_bedrock.ipynb #4337bde1
+_spec = "botocore's InferenceConfiguration"  # bedrock-runtime's service model: temperature and topP min 0, max 1
+BedrockAdapter.ranges = dict(temperature=(0, 1, _spec), top_p=(0, 1, _spec))
+
 # %% ../../nbs/25_bedrock.ipynb #cf36ea94
 @patch
 def part(self:BedrockAdapter, p, role='user'):

@@ -68,6 +68,11 @@ class GeminiAdapter(Adapter):
     limits = dict(image=(_max_inline,'b64'), audio=(_max_inline,'b64'), video=(_max_inline,'b64'),
                   document=(50*1024*1024,'raw'))
 
+# %% ../../nbs/24_gemini.ipynb #99ed26fb
+# https://ai.google.dev/api/generate-content#generationconfig: temperature "Values can range from [0.0, 2.0]";
+# topP is a share of probability mass
+GeminiAdapter.ranges = dict(temperature=(0, 2, 'GenerationConfig'), top_p=(0, 1, 'GenerationConfig'))
+
 # %% ../../nbs/24_gemini.ipynb #b692729d
 @patch
 def part(self:GeminiAdapter, p, role='user'):

@@ -120,6 +120,10 @@ class OpenAIAdapter(Adapter):
 
     limits = dict(image=(MAX_FILE,'raw'), document=(MAX_FILE,'raw'))
 
+# %% ../../nbs/21_openai.ipynb #6c7585eb
+_spec = "openapi.json's CreateResponse"  # https://github.com/openai/openai-openapi
+OpenAIAdapter.ranges = dict(temperature=(0, 2, _spec), top_p=(0, 1, _spec))
+
 # %% ../../nbs/21_openai.ipynb #ce4fda1d
 @patch
 def part(self:OpenAIAdapter, p, role='user', detail='auto'):

@@ -70,6 +70,10 @@ class OpenAIChatAdapter(Adapter):
     file_api,limits = 'openai',dict(image=(MAX_FILE,'raw'), audio=(MAX_FILE,'raw'), document=(MAX_FILE,'raw'))
     def takes(self, p): return super().takes(p) and not ('file' in p and p.type!='document')
 
+# %% ../../nbs/22_openai_chat.ipynb #bdf4249c
+_spec = "openapi.json's CreateChatCompletionRequest"  # https://github.com/openai/openai-openapi
+OpenAIChatAdapter.ranges = dict(temperature=(0, 2, _spec), top_p=(0, 1, _spec))
+
 # %% ../../nbs/22_openai_chat.ipynb #7d96d44c
 @patch
 def part(self:OpenAIChatAdapter, p, role='user', detail=None, reasoning_field=None):
