@@ -89,7 +89,8 @@ _SKIP = {'id', 'signature', 'thoughtSignature', 'thought_signature', 'encrypted_
          'annotations', 'logprobs', 'usage', 'usageMetadata', 'usage_metadata', 'response_metadata', 'metadata', 'tool_use_id',
          'tool_call_id', 'call_id', 'toolUseId', 'model', 'stop_reason', 'status', 'index', 'lc', 'type', 'role', 'name', 'mime_type',
          'mimeType', 'media_type', 'format', 'detail', 'title', 'context', 'filename', 'additional_kwargs', 'redactedContent',
-         'caller', 'thought', 'finishReason', 'finish_reason', 'responseId', 'modelVersion', 'safetyRatings'}
+         'caller', 'thought', 'finishReason', 'finish_reason', 'responseId', 'modelVersion', 'safetyRatings',
+         'groundingMetadata', 'grounding_metadata'}  # #17A: a Gemini reply's grounding sources are metadata, as citations are
 
 def _parse_args(a):
     if isinstance(a, str):
@@ -151,6 +152,13 @@ def atoms(x, at=None, out=None, ctx='text', bare=True):
         k = x['kwargs']; kind = (x.get('id') or ['', ''])[-1]
         x = dict(k, type={'HumanMessage': 'human', 'AIMessage': 'ai', 'ToolMessage': 'tool', 'SystemMessage': 'system'}.get(kind, kind))
     t = x.get('type')
+    # #17A: an Anthropic document source holds the document's bytes: as text (`{'type': 'text', 'data': str}`) or as
+    # base64 however short ('dGVzdA==' is 'test'); either is the document's content, to be kept as bytes or as its text
+    if t in ('text', 'base64') and isinstance(x.get('data'), str) and 'media_type' in x:
+        b = x['data'].encode() if t == 'text' else _b64bytes(x['data'])
+        if b is not None:
+            out.append(('media', 'sha:' + hashlib.sha1(b).hexdigest()[:12], x['data'] if t == 'text' else _as_text(x['data'], 'data'), at))
+            return out
     # tool calls
     call = None
     if t in _CALL_TYPES and 'name' in x: call = (x['name'], _parse_args(x.get('input', x.get('arguments', x.get('args')))), x.get('call_id', x.get('id')) if t in ('function_call', 'custom_tool_call') else x.get('id'))
@@ -273,12 +281,14 @@ def invariants(case, api, r, how, losses):
         g = _norm(a[1]) + _norm(b[1])
         if g in otext and g not in _stream(ins): bad.append(('texts glued', f'msgs[{a[-1]}]: {g[:60]!r}')); break
     # texts that came from nowhere (placeholders), and blank texts sent
-    allin = _stream(ins, ('text', 'thinking')) + ' \x00 ' + ' \x00 '.join(_norm(s) for a in ins if a[0] == 'result' for s in a[2] if isinstance(s, str))
+    # #17A: a gpt-4o-audio reply's transcript is its text (issue item 16): sent as text, it is kept, not added
+    allin = _stream(ins, ('text', 'thinking', 'transcript')) + ' \x00 ' + ' \x00 '.join(_norm(s) for a in ins if a[0] == 'result' for s in a[2] if isinstance(s, str))
     for a in outs:
         if a[0] == 'text' and isinstance(a[1], str) and a[1].strip() and _norm(a[1]) not in allin and not any(_norm(a[1]) in _norm(s) or _norm(s) in _norm(a[1]) for s in seen_in):
             t = a[1].strip()
             docs = [_norm(b[2]) for b in ins if b[0] == 'media' and b[2] and _norm(b[2])]
             if any(x in _norm(t) for x in docs) and not t.startswith('#'): continue  # a text document sent as its text
+            if _doc_prose(t, docs, case): continue  # #17A: ... under a heading made from its own title/name in the input
             kind = ('label added before tool-result media moved to a user turn' if t.startswith(('Files from tool call', 'Media from tool call')) else
                     'document sent as text under a heading' if t.startswith('# ') else
                     "a Gemini Content dict's keys sent as text ('partsrole')" if t == 'partsrole' else
@@ -323,6 +333,31 @@ def invariants(case, api, r, how, losses):
     bad += ids
     bad += foreign_keys(api, out_msgs(api, r, how))
     return bad
+
+def _doc_labels(x, out=None):
+    "#17A: the titles, names and contexts documents carry in the raw history (Anthropic title/context, Bedrock name, a file's filename)"
+    out = [] if out is None else out
+    if isinstance(x, list):
+        for v in x: _doc_labels(v, out)
+    elif isinstance(x, dict):
+        d = x['document'] if isinstance(x.get('document'), dict) else x if x.get('type') in ('document', 'input_file', 'file') else None
+        if d is not None: out += [(k, d[k]) for k in ('title', 'name', 'context', 'filename') if isinstance(d.get(k), str) and d[k].strip()]
+        for v in x.values(): _doc_labels(v, out)
+    return out
+
+def _doc_prose(t, docs, case):
+    '''#17A: is text `t` a text document sent as text, under a heading made from that document's own title/name and its
+    context (as Anthropic documents carry them)? Where an API takes a text document only as text, the label is content
+    the user gave, not invention. A heading or context that names nothing in the input still fails.'''
+    labels = _doc_labels(case['msgs'])
+    heads = {_norm(v) for k, v in labels if k != 'context'}
+    ctxs = {_norm(v) for k, v in labels if k == 'context'}
+    m = re.match(r'# (.+?)\n', t)
+    if not m or _norm(m.group(1)) not in heads: return False
+    rest = _norm(t[m.end():])
+    for c in ctxs:
+        if rest.startswith(c): rest = rest[len(c):].strip(); break
+    return bool(rest) and any(rest == x for x in docs)
 
 _ID = re.compile(r'^[a-zA-Z0-9_-]+$')
 
