@@ -370,6 +370,10 @@ def _fix_blobs(blocks):
     for o in blocks:
         for kind in _kinds:
             if kind in o and 'source' in o[kind]: _blob(o[kind]['source'])
+            # #17A: a format given as a MIME type ('video/mp4', as pydantic-ai's cassettes hold) is Converse's name for
+            # it: "format: mkv | mov | mp4 | webm | flv | mpeg | mpg | wmv | three_gp"
+            # (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_VideoBlock.html)
+            if isinstance(o.get(kind), dict) and o[kind].get('format') in _fmt: o[kind]['format'] = _fmt[o[kind]['format']]
         if 'reasoningContent' in o: _blob(o['reasoningContent'], 'redactedContent')
         if 'toolResult' in o: _fix_blobs(o['toolResult'].get('content') or [])
 
