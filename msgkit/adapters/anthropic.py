@@ -44,7 +44,9 @@ _isrc = By('type', base64=_b64(), url=S('type','url', _need=('url',)), file=S('t
 # https://docs.claude.com/en/docs/build-with-claude/citations); another type is rebuilt, not passed through
 _dsrc = By('type', base64=_b64('application/pdf'), text=_b64('text/plain'), url=S('type','url', _need=('url',)),
            file=S('type','file_id', _need=('file_id',)), content=S('type','content', _need=('content',)))
-_ablock = By('type', text=S('type','citations', text=str, cache_control=_ccs, _need=('text',)),
+# #17A: a text block's citations are a list or null ("citations: Optional[Iterable[TextCitationParam]]", anthropic
+# SDK TextBlockParam); another value (claudette's `{}`) is rebuilt, not passed through
+_ablock = By('type', text=S('type', citations=OneOf([None], type(None)), text=str, cache_control=_ccs, _need=('text',)),
     image=S('type','transformations', source=_isrc, cache_control=_ccs, _need=('source',)),
     document=S('type','title','context','citations', source=_dsrc, cache_control=_ccs, _need=('source',)),
     search_result=S('type','content','source','title','citations', cache_control=_ccs,
