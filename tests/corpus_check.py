@@ -515,6 +515,10 @@ EXPECTED = [  # refusals msgkit documents, with the fix in the message: reported
     (r"nothing of this history is left to send|mk_request needs a message to send", 'nothing left to send after the reported drops'),
     # item 25: each API's built-in tools go to that API; another API's are refused by name
     (r"is a built-in tool of api=", "another API's built-in tool in tools=, refused by name"),
+    # #17A: Chat Completions takes an image only as `image_url` ("url: Either a URL of the image or the base64 encoded
+    # image data", https://platform.openai.com/docs/api-reference/chat/create); its `file` part takes PDFs
+    # (https://platform.openai.com/docs/guides/pdf-files?api-mode=chat): an image by file id has no place there
+    (r"takes no image by file id: send its bytes", 'Chat: an image by file id (send its bytes or a URL)'),
 ]
 
 def classify(f, api, how, case):
