@@ -276,8 +276,10 @@ def invariants(case, api, r, how, losses):
             bad.append(('audio reply lost (transcript and id)', f'msgs[{a[-1]}]: {_norm(a[1])[:50]!r}'))
     # glued: two neighbouring texts of one message joined with nothing between them
     tx = [a for a in ins if a[0] == 'text' and isinstance(a[1], str) and a[1].strip()]
+    cited = _cited_texts(case['msgs'])
     for a, b in zip(tx, tx[1:]):
         if a[-1] != b[-1]: continue
+        if _norm(a[1]) in cited or _norm(b[1]) in cited: continue  # #17A: text split only by citations joins as written (item 3)
         g = _norm(a[1]) + _norm(b[1])
         if g in otext and g not in _stream(ins): bad.append(('texts glued', f'msgs[{a[-1]}]: {g[:60]!r}')); break
     # texts that came from nowhere (placeholders), and blank texts sent
@@ -333,6 +335,16 @@ def invariants(case, api, r, how, losses):
     bad += ids
     bad += foreign_keys(api, out_msgs(api, r, how))
     return bad
+
+def _cited_texts(x, out=None):
+    "#17A: the texts of blocks that carry citations (an answer split at each cited span), anywhere in the raw history"
+    out = set() if out is None else out
+    if isinstance(x, list):
+        for v in x: _cited_texts(v, out)
+    elif isinstance(x, dict):
+        if x.get('type') == 'text' and isinstance(x.get('text'), str) and isinstance(x.get('citations'), list) and x['citations']: out.add(_norm(x['text']))
+        for v in x.values(): _cited_texts(v, out)
+    return out
 
 def _doc_labels(x, out=None):
     "#17A: the titles, names and contexts documents carry in the raw history (Anthropic title/context, Bedrock name, a file's filename)"
