@@ -455,6 +455,22 @@ def mergeable(self:BedrockAdapter, a, b): return a.get('role')==b.get('role') an
 @patch
 def join(self:BedrockAdapter, run): return dict(role=run[0]['role'], content=[o for m in run for o in m['content']])
 
+def _docs_into_result(m):
+    """#17A: documents beside a tool result, in a message with no text (a tool's file, as Anthropic-form histories put
+    it: pydantic-ai's multimodal tool returns) go into that tool result, which takes them ("ToolResultContentBlock:
+    document", https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html): the
+    message itself would need a text block ('A text block must be included when using documents')"""
+    c = m.get('content') or []
+    if any('text' in o for o in c) or not any('document' in o for o in c) or 'toolResult' not in (c[0] if c else {}): return
+    out = []
+    for o in c:
+        if 'document' in o and 'toolResult' in out[-1]:
+            out[-1]['toolResult'].setdefault('content', []).append(o)
+            lose('a document beside a tool result', "moved into that tool result: api='bedrock' takes a document in a "
+                 "message only with a text block")
+        else: out.append(o)
+    m['content'] = out
+
 @patch
 def tidy(self:BedrockAdapter, msgs):
     "No blank text, merged turns, blobs as bytes, unique document names, at most 20 images and 5 documents"
@@ -462,6 +478,7 @@ def tidy(self:BedrockAdapter, msgs):
     msgs,seen = Adapter.tidy(self, [o for o in map(_unblank, msgs) if o is not None]),set()
     for m in msgs:
         _fix_blobs(m.get('content') or [])
+        _docs_into_result(m)
         for o in m.get('content') or []:
             docs = ([o['document']] if 'document' in o
                     else [c['document'] for c in (o.get('toolResult') or {}).get('content') or [] if 'document' in c])
