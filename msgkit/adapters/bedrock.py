@@ -463,11 +463,8 @@ def _docs_into_result(m):
     c = m.get('content') or []
     if any('text' in o for o in c) or not any('document' in o for o in c) or 'toolResult' not in (c[0] if c else {}): return
     out = []
-    for o in c:
-        if 'document' in o and 'toolResult' in out[-1]:
-            out[-1]['toolResult'].setdefault('content', []).append(o)
-            lose('a document beside a tool result', "moved into that tool result: api='bedrock' takes a document in a "
-                 "message only with a text block")
+    for o in c:  # nothing is dropped or downgraded (no LossWarning): the file stays with the result it came with
+        if 'document' in o and 'toolResult' in out[-1]: out[-1]['toolResult'].setdefault('content', []).append(o)
         else: out.append(o)
     m['content'] = out
 
