@@ -37,7 +37,7 @@ def _doc_src(p):
 _ccs = S('type','ttl')
 _res_types = ('web_search_tool_result','web_fetch_tool_result','code_execution_tool_result',
               'bash_code_execution_tool_result','text_editor_code_execution_tool_result','tool_search_tool_result')
-_b64 = lambda *mts: S('type','data', _need=('media_type','data'), **({'media_type':OneOf(*mts)} if mts else {'media_type':None}))
+_b64 = lambda *mts: S('type','data', media_type=OneOf(*mts) if mts else None, _need=('media_type','data'))
 _isrc = By('type', base64=_b64(), url=S('type','url', _need=('url',)), file=S('type','file_id', _need=('file_id',)))
 # #17A (item 18): only a PDF goes as a base64 document, a text document as a text source ("media_type":
 # "application/pdf" / "text/plain": https://docs.claude.com/en/docs/build-with-claude/pdf-support,

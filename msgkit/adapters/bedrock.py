@@ -373,7 +373,7 @@ def _fix_blobs(blocks):
             # #17A: a format given as a MIME type ('video/mp4', as pydantic-ai's cassettes hold) is Converse's name for
             # it: "format: mkv | mov | mp4 | webm | flv | mpeg | mpg | wmv | three_gp"
             # (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_VideoBlock.html)
-            if isinstance(o.get(kind), dict) and o[kind].get('format') in _fmt: o[kind]['format'] = _fmt[o[kind]['format']]
+            if isinstance(b := o.get(kind), dict) and b.get('format') in _fmt: b['format'] = _fmt[b['format']]
         if 'reasoningContent' in o: _blob(o['reasoningContent'], 'redactedContent')
         if 'toolResult' in o: _fix_blobs(o['toolResult'].get('content') or [])
 
@@ -461,7 +461,7 @@ def _docs_into_result(m):
     document", https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html): the
     message itself would need a text block ('A text block must be included when using documents')"""
     c = m.get('content') or []
-    if any('text' in o for o in c) or not any('document' in o for o in c) or 'toolResult' not in (c[0] if c else {}): return
+    if not c or 'toolResult' not in c[0] or any('text' in o for o in c) or not any('document' in o for o in c): return
     out = []
     for o in c:  # nothing is dropped or downgraded (no LossWarning): the file stays with the result it came with
         if 'document' in o and 'toolResult' in out[-1]: out[-1]['toolResult'].setdefault('content', []).append(o)

@@ -551,7 +551,7 @@ def _bytes_back(d):
     for p in d.get('parts') or []:
         for k in ('thought_signature','thoughtSignature'):
             if isinstance(p.get(k), str): p[k] = gemini_bytes(p[k])
-    # #17A: a function response's media too: "FunctionResponseBlob.data: bytes" (google-genai types), base64 text in JSON
+    # #17A: a function response's media too ("FunctionResponseBlob.data: bytes", google-genai types)
     for p in _all_parts(d):
         blob = _g(p, 'inline_data')
         if blob and isinstance(blob.get('data'), str): blob['data'] = gemini_bytes(blob['data'])
