@@ -89,7 +89,8 @@ _SKIP = {'id', 'signature', 'thoughtSignature', 'thought_signature', 'encrypted_
          'annotations', 'logprobs', 'usage', 'usageMetadata', 'usage_metadata', 'response_metadata', 'metadata', 'tool_use_id',
          'tool_call_id', 'call_id', 'toolUseId', 'model', 'stop_reason', 'status', 'index', 'lc', 'type', 'role', 'name', 'mime_type',
          'mimeType', 'media_type', 'format', 'detail', 'title', 'context', 'filename', 'additional_kwargs', 'redactedContent',
-         'caller', 'thought', 'finishReason', 'finish_reason', 'responseId', 'modelVersion', 'safetyRatings'}
+         'caller', 'thought', 'finishReason', 'finish_reason', 'responseId', 'modelVersion', 'safetyRatings',
+         'groundingMetadata', 'grounding_metadata'}  # #17A: a Gemini reply's grounding sources are metadata, as citations are
 
 def _parse_args(a):
     if isinstance(a, str):
@@ -151,6 +152,13 @@ def atoms(x, at=None, out=None, ctx='text', bare=True):
         k = x['kwargs']; kind = (x.get('id') or ['', ''])[-1]
         x = dict(k, type={'HumanMessage': 'human', 'AIMessage': 'ai', 'ToolMessage': 'tool', 'SystemMessage': 'system'}.get(kind, kind))
     t = x.get('type')
+    # #17A: an Anthropic document source holds the document's bytes: as text (`{'type': 'text', 'data': str}`) or as
+    # base64 however short ('dGVzdA==' is 'test'); either is the document's content, to be kept as bytes or as its text
+    if t in ('text', 'base64') and isinstance(x.get('data'), str) and 'media_type' in x:
+        b = x['data'].encode() if t == 'text' else _b64bytes(x['data'])
+        if b is not None:
+            out.append(('media', 'sha:' + hashlib.sha1(b).hexdigest()[:12], x['data'] if t == 'text' else _as_text(x['data'], 'data'), at))
+            return out
     # tool calls
     call = None
     if t in _CALL_TYPES and 'name' in x: call = (x['name'], _parse_args(x.get('input', x.get('arguments', x.get('args')))), x.get('call_id', x.get('id')) if t in ('function_call', 'custom_tool_call') else x.get('id'))
@@ -268,17 +276,21 @@ def invariants(case, api, r, how, losses):
             bad.append(('audio reply lost (transcript and id)', f'msgs[{a[-1]}]: {_norm(a[1])[:50]!r}'))
     # glued: two neighbouring texts of one message joined with nothing between them
     tx = [a for a in ins if a[0] == 'text' and isinstance(a[1], str) and a[1].strip()]
+    cited = _cited_texts(case['msgs'])
     for a, b in zip(tx, tx[1:]):
         if a[-1] != b[-1]: continue
+        if _norm(a[1]) in cited or _norm(b[1]) in cited: continue  # #17A: text split only by citations joins as written (item 3)
         g = _norm(a[1]) + _norm(b[1])
         if g in otext and g not in _stream(ins): bad.append(('texts glued', f'msgs[{a[-1]}]: {g[:60]!r}')); break
     # texts that came from nowhere (placeholders), and blank texts sent
-    allin = _stream(ins, ('text', 'thinking')) + ' \x00 ' + ' \x00 '.join(_norm(s) for a in ins if a[0] == 'result' for s in a[2] if isinstance(s, str))
+    # #17A: a gpt-4o-audio reply's transcript is its text (issue item 16): sent as text, it is kept, not added
+    allin = _stream(ins, ('text', 'thinking', 'transcript')) + ' \x00 ' + ' \x00 '.join(_norm(s) for a in ins if a[0] == 'result' for s in a[2] if isinstance(s, str))
     for a in outs:
         if a[0] == 'text' and isinstance(a[1], str) and a[1].strip() and _norm(a[1]) not in allin and not any(_norm(a[1]) in _norm(s) or _norm(s) in _norm(a[1]) for s in seen_in):
             t = a[1].strip()
             docs = [_norm(b[2]) for b in ins if b[0] == 'media' and b[2] and _norm(b[2])]
             if any(x in _norm(t) for x in docs) and not t.startswith('#'): continue  # a text document sent as its text
+            if _doc_prose(t, docs, case): continue  # #17A: ... under a heading made from its own title/name in the input
             kind = ('label added before tool-result media moved to a user turn' if t.startswith(('Files from tool call', 'Media from tool call')) else
                     'document sent as text under a heading' if t.startswith('# ') else
                     "a Gemini Content dict's keys sent as text ('partsrole')" if t == 'partsrole' else
@@ -323,6 +335,41 @@ def invariants(case, api, r, how, losses):
     bad += ids
     bad += foreign_keys(api, out_msgs(api, r, how))
     return bad
+
+def _cited_texts(x, out=None):
+    "#17A: the texts of blocks that carry citations (an answer split at each cited span), anywhere in the raw history"
+    out = set() if out is None else out
+    if isinstance(x, list):
+        for v in x: _cited_texts(v, out)
+    elif isinstance(x, dict):
+        if x.get('type') == 'text' and isinstance(x.get('text'), str) and isinstance(x.get('citations'), list) and x['citations']: out.add(_norm(x['text']))
+        for v in x.values(): _cited_texts(v, out)
+    return out
+
+def _doc_labels(x, out=None):
+    "#17A: the titles, names and contexts documents carry in the raw history (Anthropic title/context, Bedrock name, a file's filename)"
+    out = [] if out is None else out
+    if isinstance(x, list):
+        for v in x: _doc_labels(v, out)
+    elif isinstance(x, dict):
+        d = x['document'] if isinstance(x.get('document'), dict) else x if x.get('type') in ('document', 'input_file', 'file') else None
+        if d is not None: out += [(k, d[k]) for k in ('title', 'name', 'context', 'filename') if isinstance(d.get(k), str) and d[k].strip()]
+        for v in x.values(): _doc_labels(v, out)
+    return out
+
+def _doc_prose(t, docs, case):
+    '''#17A: is text `t` a text document sent as text, under a heading made from that document's own title/name and its
+    context (as Anthropic documents carry them)? Where an API takes a text document only as text, the label is content
+    the user gave, not invention. A heading or context that names nothing in the input still fails.'''
+    labels = _doc_labels(case['msgs'])
+    heads = {_norm(v) for k, v in labels if k != 'context'}
+    ctxs = {_norm(v) for k, v in labels if k == 'context'}
+    m = re.match(r'# (.+?)\n', t)
+    if not m or _norm(m.group(1)) not in heads: return False
+    rest = _norm(t[m.end():])
+    for c in ctxs:
+        if rest.startswith(c): rest = rest[len(c):].strip(); break
+    return bool(rest) and any(rest == x for x in docs)
 
 _ID = re.compile(r'^[a-zA-Z0-9_-]+$')
 
@@ -480,6 +527,10 @@ EXPECTED = [  # refusals msgkit documents, with the fix in the message: reported
     (r"nothing of this history is left to send|mk_request needs a message to send", 'nothing left to send after the reported drops'),
     # item 25: each API's built-in tools go to that API; another API's are refused by name
     (r"is a built-in tool of api=", "another API's built-in tool in tools=, refused by name"),
+    # #17A: Chat Completions takes an image only as `image_url` ("url: Either a URL of the image or the base64 encoded
+    # image data", https://platform.openai.com/docs/api-reference/chat/create); its `file` part takes PDFs
+    # (https://platform.openai.com/docs/guides/pdf-files?api-mode=chat): an image by file id has no place there
+    (r"takes no image by file id: send its bytes", 'Chat: an image by file id (send its bytes or a URL)'),
 ]
 
 def classify(f, api, how, case):

@@ -37,11 +37,16 @@ def _doc_src(p):
 _ccs = S('type','ttl')
 _res_types = ('web_search_tool_result','web_fetch_tool_result','code_execution_tool_result',
               'bash_code_execution_tool_result','text_editor_code_execution_tool_result','tool_search_tool_result')
-_b64 = lambda *mts: S('type','media_type','data', _need=('media_type','data'))
+_b64 = lambda *mts: S('type','data', media_type=OneOf(*mts) if mts else None, _need=('media_type','data'))
 _isrc = By('type', base64=_b64(), url=S('type','url', _need=('url',)), file=S('type','file_id', _need=('file_id',)))
-_dsrc = By('type', base64=_b64(), text=_b64(), url=S('type','url', _need=('url',)),
+# #17A (item 18): only a PDF goes as a base64 document, a text document as a text source ("media_type":
+# "application/pdf" / "text/plain": https://docs.claude.com/en/docs/build-with-claude/pdf-support,
+# https://docs.claude.com/en/docs/build-with-claude/citations); another type is rebuilt, not passed through
+_dsrc = By('type', base64=_b64('application/pdf'), text=_b64('text/plain'), url=S('type','url', _need=('url',)),
            file=S('type','file_id', _need=('file_id',)), content=S('type','content', _need=('content',)))
-_ablock = By('type', text=S('type','citations', text=str, cache_control=_ccs, _need=('text',)),
+# #17A: a text block's citations are a list or null ("citations: Optional[Iterable[TextCitationParam]]", anthropic
+# SDK TextBlockParam); another value (claudette's `{}`) is rebuilt, not passed through
+_ablock = By('type', text=S('type', citations=OneOf([None], type(None)), text=str, cache_control=_ccs, _need=('text',)),
     image=S('type','transformations', source=_isrc, cache_control=_ccs, _need=('source',)),
     document=S('type','title','context','citations', source=_dsrc, cache_control=_ccs, _need=('source',)),
     search_result=S('type','content','source','title','citations', cache_control=_ccs,

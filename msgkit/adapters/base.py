@@ -106,7 +106,9 @@ def chk(self:Adapter, p):
         if 'url' in p: raise InputError(f"api={self.name!r} can't take {p.type} ({p.mt}) by URL: fetch it first, "
                                         f"with mk_msg(..., fetch=True) or msgkit.fetch({p.url!r})")
         if 'file' in p and p.get('api')==self.file_api:
-            raise InputError(f"api={self.name!r} takes no {p.type} by file id")
+            # #17A: the way out in the error (Chat's image_url takes a URL or a data URL, its `file` part no image)
+            raise InputError(f"api={self.name!r} takes no {p.type} by file id: send its bytes (download the file) "
+                             f"or a URL instead")
         if 'file' in p:
             raise InputError(f"The file {p.file!r} belongs to api={p.get('api')!r}; api={self.name!r} can't use it")
     ok = ', '.join(sorted(self.media_types.get(p.type, ()))) or f'no {p.type}'

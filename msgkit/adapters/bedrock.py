@@ -374,6 +374,10 @@ def _fix_blobs(blocks):
     for o in blocks:
         for kind in _kinds:
             if kind in o and 'source' in o[kind]: _blob(o[kind]['source'])
+            # #17A: a format given as a MIME type ('video/mp4', as pydantic-ai's cassettes hold) is Converse's name for
+            # it: "format: mkv | mov | mp4 | webm | flv | mpeg | mpg | wmv | three_gp"
+            # (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_VideoBlock.html)
+            if isinstance(b := o.get(kind), dict) and b.get('format') in _fmt: b['format'] = _fmt[b['format']]
         if 'reasoningContent' in o: _blob(o['reasoningContent'], 'redactedContent')
         if 'toolResult' in o: _fix_blobs(o['toolResult'].get('content') or [])
 
@@ -455,6 +459,19 @@ def mergeable(self:BedrockAdapter, a, b): return a.get('role')==b.get('role') an
 @patch
 def join(self:BedrockAdapter, run): return dict(role=run[0]['role'], content=[o for m in run for o in m['content']])
 
+def _docs_into_result(m):
+    """#17A: documents beside a tool result, in a message with no text (a tool's file, as Anthropic-form histories put
+    it: pydantic-ai's multimodal tool returns) go into that tool result, which takes them ("ToolResultContentBlock:
+    document", https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html): the
+    message itself would need a text block ('A text block must be included when using documents')"""
+    c = m.get('content') or []
+    if not c or 'toolResult' not in c[0] or any('text' in o for o in c) or not any('document' in o for o in c): return
+    out = []
+    for o in c:  # nothing is dropped or downgraded (no LossWarning): the file stays with the result it came with
+        if 'document' in o and 'toolResult' in out[-1]: out[-1]['toolResult'].setdefault('content', []).append(o)
+        else: out.append(o)
+    m['content'] = out
+
 @patch
 def tidy(self:BedrockAdapter, msgs):
     "No blank text, merged turns, blobs as bytes, unique document names, at most 20 images and 5 documents"
@@ -462,6 +479,7 @@ def tidy(self:BedrockAdapter, msgs):
     msgs,seen = Adapter.tidy(self, [o for o in map(_unblank, msgs) if o is not None]),set()
     for m in msgs:
         _fix_blobs(m.get('content') or [])
+        _docs_into_result(m)
         for o in m.get('content') or []:
             docs = ([o['document']] if 'document' in o
                     else [c['document'] for c in (o.get('toolResult') or {}).get('content') or [] if 'document' in c])

@@ -536,11 +536,18 @@ def batch_of(self:GeminiAdapter, d)->bool:
 GeminiAdapter.batch_form = "a Gemini batch output line (`key`, `response` or `status`)"
 
 # %% ../../nbs/24_gemini.ipynb #15d46047
+def _all_parts(d):
+    "#17A: the parts of Gemini content `d`, with those inside its function responses (`FunctionResponse.parts`)"
+    for p in d.get('parts') or []:
+        yield p
+        fr = _g(p, 'function_response')
+        if isinstance(fr, dict): yield from (o for o in fr.get('parts') or [] if isinstance(o, dict))
+
 def _needs_unb64(d):
     "Does Gemini content dict `d` hold bytes fields as base64 text (it went through JSON)?"
     return (any(isinstance(p.get(k), str)
                 for p in d.get('parts') or [] for k in ('thought_signature','thoughtSignature'))
-            or any(isinstance((_g(p, 'inline_data') or {}).get('data'), str) for p in d.get('parts') or []))
+            or any(isinstance((_g(p, 'inline_data') or {}).get('data'), str) for p in _all_parts(d)))
 
 def _bytes_back(d):
     "Bytes fields of Gemini content `d` from JSON (base64 text) back to bytes (a copy; `d` itself when there are none)"
@@ -549,6 +556,8 @@ def _bytes_back(d):
     for p in d.get('parts') or []:
         for k in ('thought_signature','thoughtSignature'):
             if isinstance(p.get(k), str): p[k] = gemini_bytes(p[k])
+    # #17A: a function response's media too ("FunctionResponseBlob.data: bytes", google-genai types)
+    for p in _all_parts(d):
         blob = _g(p, 'inline_data')
         if blob and isinstance(blob.get('data'), str): blob['data'] = gemini_bytes(blob['data'])
     return d
