@@ -324,7 +324,10 @@ _builtins = set("""file_search computer computer_use_preview web_search web_sear
 @patch
 def builtin(self:OpenAIAdapter, d):
     t = d.get('type')
-    if isinstance(t, str) and t in _builtins and not {'parameters','input_schema','custom'} & set(d):
+    # a client-executed tool search carries its `parameters` (openapi.json `ToolSearchToolParam`: "Parameter schema for
+    # a client-executed tool search tool"; pydantic-ai's test_openai_client_tool_search sends one)
+    if (isinstance(t, str) and t in _builtins and not {'input_schema','custom'} & set(d)
+            and ('parameters' not in d or t=='tool_search')):
         return d.get('name') or d.get('server_label') or d['type']
 
 # the built-in tools `tool_choice` can force, and how it names them (the members of the openai SDK's `ToolChoice`)
