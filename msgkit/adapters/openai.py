@@ -454,6 +454,10 @@ def reads(self:OpenAIAdapter, d): return isinstance(t := d.get('type'), str) and
 def fix_item(self:OpenAIAdapter, d):
     "`_clean_item`, with the SDK's Python field name `async_` (a `model_dump()` without aliases) as the API spells it"
     if 'async_' in d: d = {('async' if k=='async_' else k):v for k,v in d.items()}
+    # #17D: a custom tool call as a reply gives it, with `status`; as input it has none (openapi.json `CustomToolCall`:
+    # type, id, call_id, caller, namespace, name, input; the docs' own example replays it with its status:
+    # https://platform.openai.com/docs/guides/function-calling#custom-tools)
+    if d.get('type')=='custom_tool_call' and 'status' in d: d = {k:v for k,v in d.items() if k!='status'}
     return _clean_item(d)
 
 @patch
