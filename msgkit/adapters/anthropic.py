@@ -25,7 +25,10 @@ _text_mts = text_mts
 _blocks = {'text','image','document','search_result','tool_use','tool_result','thinking','redacted_thinking',
            'server_tool_use','web_search_tool_result','web_fetch_tool_result','code_execution_tool_result',
            'bash_code_execution_tool_result','text_editor_code_execution_tool_result','tool_search_tool_result',
-           'mcp_tool_use','mcp_tool_result','container_upload'}
+           'mcp_tool_use','mcp_tool_result','container_upload',
+           # #17D: the advisor tool's result (anthropic.types.beta.BetaAdvisorToolResultBlockParam; its call is a
+           # `server_tool_use` named 'advisor'): Anthropic's own, replayed as it is
+           'advisor_tool_result'}
 
 def _doc_src(p):
     if 'chunks' in p: return dict(type='content', content=[dict(type='text', text=o) for o in p.chunks])
