@@ -487,7 +487,8 @@ def items(self:BedrockAdapter, x):
     # #17D: a reply's client tool call may say `"type": "tool_use"`; a request's `ToolUseBlock.type` is only
     # "server_tool_use" (botocore's bedrock-runtime model, `ToolUseType`): the default left out
     m['content'] = [{'toolUse':{k:v for k,v in o['toolUse'].items() if k!='type'}}
-                    if isinstance(o.get('toolUse'), dict) and o['toolUse'].get('type')=='tool_use' else o
+                    if isinstance(o, dict) and isinstance(o.get('toolUse'), dict) and o['toolUse'].get('type')=='tool_use'
+                    else o
                     for o in m['content']]
     return [m] if m['content'] else []
 
