@@ -486,9 +486,8 @@ def items(self:BedrockAdapter, x):
     m['content'] = [o for o in m.get('content') or [] if not ('text' in o and not o['text'].strip())]
     # #17D: a reply's client tool call may say `"type": "tool_use"`; a request's `ToolUseBlock.type` is only
     # "server_tool_use" (botocore's bedrock-runtime model, `ToolUseType`): the default left out
-    m['content'] = [{'toolUse':{k:v for k,v in o['toolUse'].items() if k!='type'}}
-                    if isinstance(o, dict) and isinstance(o.get('toolUse'), dict) and o['toolUse'].get('type')=='tool_use'
-                    else o
+    tu = lambda o: isinstance(o, dict) and isinstance(o.get('toolUse'), dict) and o['toolUse'].get('type')=='tool_use'
+    m['content'] = [{'toolUse':{k:v for k,v in o['toolUse'].items() if k!='type'}} if tu(o) else o
                     for o in m['content']]
     return [m] if m['content'] else []
 
