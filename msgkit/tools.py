@@ -12,7 +12,7 @@ from functools import partial
 from .errors import *
 from .parts import *
 from .registry import all_adapters, get_api, apis
-from .losses import reports
+from .losses import reports, lose
 
 # %% ../nbs/48_tools.ipynb #4c269485
 _jtypes = {str:'string', int:'integer', float:'number', bool:'boolean'}
@@ -169,8 +169,19 @@ def mk_tools(
     objs = [_as_dict(o) for o in (objs if isinstance(objs, (list,tuple)) else [objs])]
     # Bedrock's `cachePoint` among its tools, and the API's built-in tools: kept as they are, after the functions
     own = [o for o in objs if isinstance(o, dict) and (ad.tool_mark(o) or builtin_tool(o, ad))]
-    ts = [t for o in objs if not any(o is m for m in own) for t in read_tools(o)]
+    ts,at = [],[]  # the tools read; another API's cache mark among them (Bedrock's `cachePoint`), after how many
+    for o in objs:
+        if any(o is m for m in own): continue
+        if isinstance(o, dict) and (a := next((a for a in all_adapters() if a.tool_mark(o)), None)):
+            at.append((len(ts), a.name, a.marks([o])[0])); continue
+        ts += read_tools(o)
     names = [t.name for t in ts]
     if len(set(names))!=len(names):
         raise InputError(f"Tool names must be unique; these repeat: {sorted({n for n in names if names.count(n)>1})}")
-    return ad.tools([ad.tool(t, strict=strict) for t in ts]) + copy.deepcopy(own)
+    fs = [ad.tool(t, strict=strict) for t in ts]
+    # #17D, item 26: a cachePoint and cache_control are one intent, a breakpoint after the tools before it
+    for n,src,mk in at:
+        c = ad.cache_tools(fs[:n], mk.get('ttl') if isinstance(mk, dict) else None) if n else None
+        if c is None: lose(f"a cache mark from {src} in tools=", f"api={ad.name!r} takes no cache mark there", 'tools=')
+        else: fs = c + fs[n:]
+    return ad.tools(fs) + copy.deepcopy(own)

@@ -25,7 +25,10 @@ _text_mts = text_mts
 _blocks = {'text','image','document','search_result','tool_use','tool_result','thinking','redacted_thinking',
            'server_tool_use','web_search_tool_result','web_fetch_tool_result','code_execution_tool_result',
            'bash_code_execution_tool_result','text_editor_code_execution_tool_result','tool_search_tool_result',
-           'mcp_tool_use','mcp_tool_result','container_upload'}
+           'mcp_tool_use','mcp_tool_result','container_upload',
+           # #17D: the advisor tool's result (anthropic.types.beta.BetaAdvisorToolResultBlockParam; its call is a
+           # `server_tool_use` named 'advisor'): Anthropic's own, replayed as it is
+           'advisor_tool_result'}
 
 def _doc_src(p):
     if 'chunks' in p: return dict(type='content', content=[dict(type='text', text=o) for o in p.chunks])
@@ -398,11 +401,30 @@ def reads(self:AnthropicAdapter, d):
     return (isinstance(t := d.get('type'), str) and t in _blocks
             and (t not in ('image','document') or isinstance(d.get('source'), dict)))
 
+# #17D: a code execution tool result's `content` is one result object (anthropic.types
+# `CodeExecutionToolResultBlockParam`, `BashCodeExecutionToolResultBlockParam`, ...: a dict, its `type` one of the
+# result kinds): one given as a list of one (pydantic-ai's test_anthropic_code_execution_tool_message_replay_with_list
+# _results sends that) is that object; one whose kind isn't named by text is no result the API takes: dropped, reported
+_ran = ('code_execution_result','bash_code_execution_result')
+def _exec_result(o):
+    if o.get('type') not in _res_types[2:5]: return o
+    c = o.get('content')
+    if isinstance(c, list) and len(c)==1 and isinstance(c[0], dict):
+        # and its `content` (the files it made, required) absent there: none
+        c = c[0] if 'content' in c[0] or c[0].get('type') not in _ran else {**c[0], 'content':[]}
+        o = {**o, 'content':c}
+    if isinstance(o.get('content'), dict) and not isinstance(o['content'].get('type'), str):
+        lose(f"a {o['type']} block", f"its content's type {o['content'].get('type')!r} is none api='anthropic' takes")
+        return None
+    return o
+
 @patch
 def fix_item(self:AnthropicAdapter, d):
-    "Citations get back the title key the request requires even when `None`"
+    "Citations get back the title key the request requires even when `None`; code execution results as one object"
     c = d.get('content')
-    return {**d, 'content':[_cited(o) if isinstance(o, dict) else o for o in c]} if isinstance(c, list) else d
+    if not isinstance(c, list): return d
+    c = [_exec_result(o) if isinstance(o, dict) else o for o in c]
+    return {**d, 'content':[_cited(o) if isinstance(o, dict) else o for o in c if o is not None]}
 
 # %% ../../nbs/23_anthropic.ipynb #a2e86a43
 @patch

@@ -506,6 +506,11 @@ def items(self:BedrockAdapter, x):
     # a response with no message (its usage and stop reason still read)
     if not isinstance(m, dict): return []
     m['content'] = [o for o in m.get('content') or [] if not ('text' in o and not o['text'].strip())]
+    # #17D: a reply's client tool call may say `"type": "tool_use"`; a request's `ToolUseBlock.type` is only
+    # "server_tool_use" (botocore's bedrock-runtime model, `ToolUseType`): the default left out
+    tu = lambda o: isinstance(o, dict) and isinstance(o.get('toolUse'), dict) and o['toolUse'].get('type')=='tool_use'
+    m['content'] = [{'toolUse':{k:v for k,v in o['toolUse'].items() if k!='type'}} if tu(o) else o
+                    for o in m['content']]
     return [m] if m['content'] else []
 
 @patch

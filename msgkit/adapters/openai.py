@@ -328,7 +328,10 @@ _builtins = set("""file_search computer computer_use_preview web_search web_sear
 @patch
 def builtin(self:OpenAIAdapter, d):
     t = d.get('type')
-    if isinstance(t, str) and t in _builtins and not {'parameters','input_schema','custom'} & set(d):
+    # a client-executed tool search carries its `parameters` (openapi.json `ToolSearchToolParam`: "Parameter schema for
+    # a client-executed tool search tool"; pydantic-ai's test_openai_client_tool_search sends one)
+    if (isinstance(t, str) and t in _builtins and not {'input_schema','custom'} & set(d)
+            and ('parameters' not in d or t=='tool_search')):
         return d.get('name') or d.get('server_label') or d['type']
 
 # the built-in tools `tool_choice` can force, and how it names them (the members of the openai SDK's `ToolChoice`)
@@ -455,6 +458,10 @@ def reads(self:OpenAIAdapter, d): return isinstance(t := d.get('type'), str) and
 def fix_item(self:OpenAIAdapter, d):
     "`_clean_item`, with the SDK's Python field name `async_` (a `model_dump()` without aliases) as the API spells it"
     if 'async_' in d: d = {('async' if k=='async_' else k):v for k,v in d.items()}
+    # #17D: a custom tool call as a reply gives it, with `status`; as input it has none (openapi.json `CustomToolCall`:
+    # type, id, call_id, caller, namespace, name, input; the docs' own example replays it with its status:
+    # https://platform.openai.com/docs/guides/function-calling#custom-tools)
+    if d.get('type')=='custom_tool_call' and 'status' in d: d = {k:v for k,v in d.items() if k!='status'}
     return _clean_item(d)
 
 @patch

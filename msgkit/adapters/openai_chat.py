@@ -236,7 +236,10 @@ def builtin(self:OpenAIChatAdapter, d):
 @patch
 def parse_tool(self:OpenAIChatAdapter, d):
     f = d.get('function')
-    if d.get('type')!='function' or not isinstance(f, dict) or not isinstance(f.get('name'), str): return None
+    # Mistral's chat API (an OpenAI-compatible one) sends its function tools without `type`: "type: ToolTypes, default:
+    # function" (https://docs.mistral.ai/api/#tag/chat/operation/chat_completion_v1_chat_completions_post)
+    if (d.get('type', 'function' if set(d)=={'function'} else None)!='function' or not isinstance(f, dict)
+            or not isinstance(f.get('name'), str)): return None
     return [Tool(name=f['name'], description=f.get('description') or '',
                  schema=f.get('parameters') or {'type':'object', 'properties':{}},
                  **({'strict':True} if f.get('strict') else {}))]
