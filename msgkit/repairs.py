@@ -175,7 +175,8 @@ def _uncalled_own(turns, a, b, drop):
                 # "unexpected tool_use_id found in tool_result blocks" (Anthropic), "No tool call found for function
                 # call output with call_id" (OpenAI): every API refuses a result whose call it was not sent
                 drop.add((i,j))
-                lose(f"tool result for {p.id or p.get('name')}", "its call is not before it in the history",
+                lose(f"tool result for {p.id or p.get('name')}",
+                     "its call is not before it in the history (no API takes a result without its call)",
                      where_of(turns[i], j))
 
 def _left(t, i, drop):
@@ -248,7 +249,10 @@ def _split_results(t, ad):
     out.append(cur)
     return [edit_turn(t, c[1:]) if c[0]=='assistant' else turn('user', c[1:], at=t.get('at')) for c in out]
 
-def server_results(turns:list, ad)->list:
+def server_results(
+    turns:list, # Neutral turns
+    ad, # The target's adapter
+)->list:
     "Turns whose tool results sit in user turns, save those `ad` takes as it wrote them in the model's own turn"
     out = []
     for t in turns:
@@ -269,7 +273,10 @@ def _in_result(o, ad, where):
         return text_part(f"tool_reference: {raw['tool_name']}")
     return lose(w, f"only {o.get('api')} can read it", where)
 
-def foreign_in_results(turns:list, ad)->list:
+def foreign_in_results(
+    turns:list, # Neutral turns
+    ad, # The target's adapter
+)->list:
     "Turns whose tool results hold only blocks `ad` can take (`_in_result`)"
     out = []
     for t in turns:
