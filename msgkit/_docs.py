@@ -1908,6 +1908,18 @@ docs = {
     'Parameters:\n'
     '    turns: (not documented)\n'
     '    ad: (not documented)',
+'msgkit.repairs.server_results':
+    "Turns whose tool results sit in user turns, save those `ad` takes as it wrote them in the model's own turn\n"
+    '\n'
+    'Parameters:\n'
+    '    turns: Neutral turns\n'
+    "    ad: The target's adapter",
+'msgkit.repairs.foreign_in_results':
+    'Turns whose tool results hold only blocks `ad` can take (`_in_result`)\n'
+    '\n'
+    'Parameters:\n'
+    '    turns: Neutral turns\n'
+    "    ad: The target's adapter",
 'msgkit.repairs.chk_start':
     "A clear error for a history (after its repairs) that starts with the model's turn, where the API wants a user's\n"
     '\n'

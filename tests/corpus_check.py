@@ -212,6 +212,10 @@ def atoms(x, at=None, out=None, ctx='text', bare=True):
     # tool results
     res = None
     if t in _RESULT_TYPES and t != 'tool': res = (x.get('tool_use_id') or x.get('call_id'), x.get('content', x.get('output')))
+    # #17C: Anthropic's tool search result (`tool_search_tool_result`, answering the `server_tool_use` before it) is the
+    # result a history may hold as a `tool_result` of `tool_reference`s (LangChain's form): kept as the server's block,
+    # it is kept, not lost; `ids_rules` pairs it with its server call
+    elif t == 'tool_search_tool_result' and 'tool_use_id' in x: res = (x['tool_use_id'], x.get('content'))
     elif x.get('role') == 'tool' or t == 'tool': res = (x.get('tool_call_id'), x.get('content'))
     elif (x.get('role') == 'function' or t == 'function') and 'content' in x: res = (x.get('name'), x.get('content'))  # legacy function results
     elif isinstance(x.get('toolResult'), dict): res = (x['toolResult'].get('toolUseId'), x['toolResult'].get('content'))
@@ -448,6 +452,9 @@ def ids_rules(api, msgs, how):
     for k, n in rc.items():
         if n > 1: bad.append(('two results for one call', k))
     cids = {c[0] for c in calls}
+    # #17C: a tool search result answers the server call before it (a `server_tool_use`, which no other atom is)
+    cids |= {b.get('id') for m in msgs if isinstance(m, dict) and isinstance(m.get('content'), list)
+             for b in m['content'] if isinstance(b, dict) and b.get('type') == 'server_tool_use'}
     for k, i in results:
         if k not in cids: bad.append(('result without its call', str(k)))
     if how == 'mk_request':

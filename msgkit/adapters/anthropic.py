@@ -427,12 +427,25 @@ def fix_item(self:AnthropicAdapter, d):
     return {**d, 'content':[_cited(o) if isinstance(o, dict) else o for o in c if o is not None]}
 
 # %% ../../nbs/23_anthropic.ipynb #a2e86a43
+# #17C: the tool search tool's result is a `tool_search_tool_result` holding a `tool_search_tool_search_result` of
+# `tool_reference` blocks, answering the `server_tool_use` (id `srvtoolu_...`) before it in the assistant's turn
+# (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/tool-search-tool). langchain-anthropic writes it as a
+# `tool_result` of `tool_reference`s (its test_tool_search_result_formatting), which the API refuses in that turn: read
+# as the server's block. A client tool's `tool_result` of `tool_reference`s (custom tool search) stays a tool result.
+def _search_result(d):
+    c = d.get('content')
+    return (str(d.get('tool_use_id')).startswith('srvtoolu_') and isinstance(c, list) and bool(c)
+            and all(isinstance(o, dict) and o.get('type')=='tool_reference' for o in c))
+
 @patch
 def parse_block(self:AnthropicAdapter, d):
     t,src = d.get('type'),d.get('source') or {}
     if t=='text' and d.get('citations'): return Part({**text_part(d['text']), 'extras':['citations']})
     if t=='text': return text_part(d['text'])
     if t=='tool_use': return tool_call_part(d['id'], d['name'], d.get('input') or {})
+    if t=='tool_result' and _search_result(d):  # #17C: a server tool search's result, in LangChain's loose form
+        return opaque_part('anthropic', dict(type='tool_search_tool_result', tool_use_id=d['tool_use_id'],
+            content=dict(type='tool_search_tool_search_result', tool_references=copy.deepcopy(d['content']))))
     if t=='tool_result':
         c = d.get('content') or []
         c = [text_part(c)] if isinstance(c, str) else [self.parse_block(o) for o in c]

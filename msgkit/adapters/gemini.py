@@ -201,7 +201,8 @@ def parse_block(self:GeminiAdapter, d):
     if fr := _g(d, 'function_response'):
         r = fr.get('response') or {}
         out = r.get('error', r.get('output', r))
-        c = ([text_part(out if isinstance(out, str) else json.dumps(out))]
+        # #17C: the result's own characters ('30°C'), not JSON's \u escapes of them: the model reads the text
+        c = ([text_part(out if isinstance(out, str) else json.dumps(out, ensure_ascii=False))]
              + [self.parse_block(o) for o in fr.get('parts') or []])
         return tool_result_part(fr.get('id'), c, name=fr.get('name'), is_error='error' in r)
     blob,fd = d.get('inline_data') or d.get('inlineData'),d.get('file_data') or d.get('fileData')
