@@ -62,7 +62,10 @@ def _named(a, b):
     return a.keys()-b.keys()<={'name'} and not b.get('name') and all(a[k] is b[k] for k in b if k!='name')
 
 # %% ../nbs/10_repairs.ipynb #26b8910c
-def unique_ids(turns:list, ad=None)->list:
+def unique_ids(
+    turns:list, # Neutral turns
+    ad=None, # The target's adapter: an item of its own form keeps an id an earlier turn used
+)->list:
     "Turns whose call ids are unique across the history, each result renamed with the call it answers"
     seen,open_,last,out,prev,mine = set(),{},{},[],None,set()
     for t in turns:

@@ -488,7 +488,7 @@ def _rules_gemini(contents):
             assert i, f"$[{i}]: 'function call turn comes immediately after a user turn or after a function response turn'"
         # #17E2: the 400's other half, "Please ensure that function response turn comes immediately after a function call
         # turn." (a history opening with function responses, as pydantic-ai's test_google_splits_tool_return_from_user_prompt)
-        if any('function_response' in p or 'functionResponse' in p for p in c.get('parts') or []):
+        if c.get('role')!='model' and any('function_response' in p or 'functionResponse' in p for p in c.get('parts') or []):
             prev = contents[i-1] if i else {}
             assert any('function_call' in p or 'functionCall' in p for p in prev.get('parts') or []), \
                 f"$[{i}]: 'function response turn comes immediately after a function call turn'"
@@ -506,7 +506,7 @@ def _rules_bedrock(msgs):
         if i: assert m['role']!=msgs[i-1]['role'], f"$[{i}]: 'A conversation must alternate between user and assistant roles'"
         # #17E2: "The number of toolResult blocks at messages.N.content exceeds the number of toolUse blocks of previous
         # turn." (Converse's ValidationException for results whose calls are not in the turn before)
-        nres = sum('toolResult' in b for b in m['content'])
+        nres = sum('toolResult' in b for b in m['content']) if m['role']=='user' else 0  # a server tool's are the model's
         if nres: assert nres <= sum('toolUse' in b for b in (msgs[i-1]['content'] if i else [])), \
             f"$[{i}]: 'The number of toolResult blocks exceeds the number of toolUse blocks of previous turn'"
         for j, b in enumerate(m['content']):
