@@ -454,7 +454,7 @@ def _unblank(m, first=False):
     else: return m
     if keep: return {**m, 'content':keep}
     # "all messages must have non-empty content"; an empty system message is no message (#17 item 2), and the empty
-    # user turn a history opens with (pydantic-ai prepends one for Gemini) is left out too: Claude takes a history that
+    # user turn a longer history opens with (pydantic-ai prepends one for Gemini) is left out too: Claude takes one that
     # opens with the assistant's turn (`chk_start`), so no '.' is sent as anyone's words (#17E2)
     return None if m.get('role') in ('assistant','system') or first else {**m, 'content':'.'}
 
@@ -503,7 +503,7 @@ def _blk_len(b):
 @patch
 def tidy(self:AnthropicAdapter, msgs):
     "No blank text, merged turns, tool results first in their turn, system messages only after a user's, at most 32 MB"
-    msgs = [o for i,m in enumerate(msgs) if (o := _unblank(m, i==0)) is not None]
+    msgs = [o for i,m in enumerate(msgs) if (o := _unblank(m, i==0 and len(msgs)>1)) is not None]
     msgs = [_results_first(m) for m in Adapter.tidy(self, msgs)]
     for i,m in enumerate(msgs):
         if m.get('role')=='system' and (i==0 or msgs[i-1].get('role')!='user'):
