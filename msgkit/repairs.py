@@ -74,7 +74,7 @@ def unique_ids(
         for p in t.parts:
             if p.type=='tool_call' and p.id is not None:
                 i = p.id
-                # #17E2: an id an earlier turn used, in an item exactly of the target `ad`'s own form, goes back as it came
+                # #17E2: an id an earlier turn used, in an item exactly of the target `ad`'s own form, goes back as is
                 # (item 10: a same-API replay is byte-identical): api.anthropic.com answered 200 to such a history
                 # (pydantic-ai's cassette test_cross_provider_capability_replay, "0usajhl5" in two turns) and litellm
                 # keeps them (test_sanitize_messages_dedup_scoped_per_turn_preserves_cross_turn); in one turn, renamed
