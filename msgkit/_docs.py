@@ -1873,7 +1873,8 @@ docs = {
     'Turns whose call ids are unique across the history, each result renamed with the call it answers\n'
     '\n'
     'Parameters:\n'
-    '    turns: (not documented)',
+    '    turns: Neutral turns\n'
+    "    ad: The target's adapter: an item of its own form keeps an id an earlier turn used (default None)",
 'msgkit.repairs.tool_groups':
     'Turns without incomplete tool groups: calls with no result in the user turn after, results with no call before\n'
     '\n'

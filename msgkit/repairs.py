@@ -62,17 +62,25 @@ def _named(a, b):
     return a.keys()-b.keys()<={'name'} and not b.get('name') and all(a[k] is b[k] for k in b if k!='name')
 
 # %% ../nbs/10_repairs.ipynb #26b8910c
-def unique_ids(turns:list)->list:
+def unique_ids(
+    turns:list, # Neutral turns
+    ad=None, # The target's adapter: an item of its own form keeps an id an earlier turn used
+)->list:
     "Turns whose call ids are unique across the history, each result renamed with the call it answers"
-    seen,open_,last,out,prev = set(),{},{},[],None
+    seen,open_,last,out,prev,mine = set(),{},{},[],None,set()
     for t in turns:
-        if t.role=='assistant' and prev!='assistant': open_ = {}  # a new model turn: earlier calls are answered or not
+        if t.role=='assistant' and prev!='assistant': open_,mine = {},set()  # a new model turn: earlier calls are done
         prev,ps = t.role,[]
         for p in t.parts:
             if p.type=='tool_call' and p.id is not None:
                 i = p.id
-                if i in seen: i = next(f"{p.id}_{n}" for n in range(2, len(seen)+3) if f"{p.id}_{n}" not in seen)
-                seen.add(i); open_.setdefault(p.id, []).append(i); last[p.id] = i
+                # #17E2: an id an earlier turn used, in an item exactly of the target `ad`'s own form, goes back as is
+                # (item 10: a same-API replay is byte-identical): api.anthropic.com answered 200 to such a history
+                # (pydantic-ai's cassette test_cross_provider_capability_replay, "0usajhl5" in two turns) and litellm
+                # keeps them (test_sanitize_messages_dedup_scoped_per_turn_preserves_cross_turn); in one turn, renamed
+                if i in seen and (i in mine or ad is None or t.get('native') is None or not ad.fits_item(t.native)):
+                    i = next(f"{p.id}_{n}" for n in range(2, len(seen)+3) if f"{p.id}_{n}" not in seen)
+                seen.add(i); mine.add(i); open_.setdefault(p.id, []).append(i); last[p.id] = i
                 if i!=p.id: p = edit_part(p, id=i)
             elif p.type=='tool_result' and p.id in last:
                 q = open_.get(p.id)
@@ -305,7 +313,7 @@ def repair(
 )->list:
     "`turns` repaired for adapter `ad`: ids paired, unique and fitted, names fitted, and (for a `history`) tool groups"
     if any(p['type'] in ('tool_call','tool_result') for t in turns for p in t['parts']):  # nothing to do otherwise
-        turns = unique_ids(pair_ids(turns, ad.needs_ids))
+        turns = unique_ids(pair_ids(turns, ad.needs_ids), ad)
         if history: turns = tool_groups(turns, open_calls)
         turns = foreign_in_results(server_results(map_names(map_ids(turns, ad.id_chars, ad.id_max), ad), ad), ad)
     if history: chk_start(turns, ad)

@@ -126,7 +126,11 @@ _SKIP = {'id', 'signature', 'thoughtSignature', 'thought_signature', 'encrypted_
          'tool_call_id', 'call_id', 'toolUseId', 'model', 'stop_reason', 'status', 'index', 'lc', 'type', 'role', 'name', 'mime_type',
          'mimeType', 'media_type', 'format', 'detail', 'title', 'context', 'filename', 'additional_kwargs', 'redactedContent',
          'caller', 'thought', 'finishReason', 'finish_reason', 'responseId', 'modelVersion', 'safetyRatings',
-         'groundingMetadata', 'grounding_metadata'}  # #17A: a Gemini reply's grounding sources are metadata, as citations are
+         # #17E2: a Gemini Candidate's groundingMetadata (the chunks a file search or Google Search retrieved, the answer's
+         # segments they support) is response metadata beside the Content, like citations and annotations above: Content
+         # has no field for it, so no API (Gemini included) takes it back in a history
+         # (https://ai.google.dev/api/generate-content#candidate: "groundingMetadata: Grounding metadata for the candidate")
+         'groundingMetadata', 'grounding_metadata'}
 
 def _parse_args(a):
     if isinstance(a, str):
@@ -325,7 +329,15 @@ def invariants(case, api, r, how, losses):
     # texts that came from nowhere (placeholders), and blank texts sent
     # #17A: a gpt-4o-audio reply's transcript is its text (issue item 16): sent as text, it is kept, not added
     allin = _stream(ins, ('text', 'thinking', 'transcript')) + ' \x00 ' + ' \x00 '.join(_norm(s) for a in ins if a[0] == 'result' for s in a[2] if isinstance(s, str))
+    # #17E2: Converse wants a user turn first ("A conversation must start with a user message") holding text that isn't
+    # blank ("The text field in the ContentBlock object is blank"): the empty user turn a history opens with (pydantic-ai
+    # prepends one for Gemini) can only go as one character. That '.' stands for the input's own empty turn, nobody's new
+    # words: excused only as the whole first message, a user's, where the input's first item is a user turn with no content
+    om = out_msgs(api, r, how)
+    lead = (api == 'bedrock' and bool(om) and om[0] == {'role': 'user', 'content': [{'text': '.'}]} and bool(h)
+            and isinstance(h[0], dict) and h[0].get('role') == 'user' and not any(x[0] != 'text' or x[1].strip() for x in atoms(h[0])))
     for a in outs:
+        if lead and a[0] == 'text' and a[1] == '.' and a[-1] == 0: lead = False; continue
         if a[0] == 'text' and isinstance(a[1], str) and a[1].strip() and _norm(a[1]) not in allin and not any(_norm(a[1]) in _norm(s) or _norm(s) in _norm(a[1]) for s in seen_in):
             t = a[1].strip()
             docs = [_norm(b[2]) for b in ins if b[0] == 'media' and b[2] and _norm(b[2])]
@@ -372,6 +384,12 @@ def invariants(case, api, r, how, losses):
     in_ids = collections.Counter(a[3] for a in icalls if a[3])
     for j, (k, d) in enumerate(ids):
         if k == 'call ids repeat across the history' and all(in_ids[x] > 1 for x in eval(d)): ids[j] = ('call ids repeat across the history (as in the input)', d)
+    # #17E2: an id used again in a later model turn, in a same-API replay of a history that holds it so, is no fault: the
+    # API took it (api.anthropic.com answered 200 to pydantic-ai's test_cross_provider_capability_replay with "0usajhl5"
+    # in two turns; litellm keeps such ids: test_sanitize_messages_dedup_scoped_per_turn_preserves_cross_turn). Two
+    # calls of one id in one message still fail ('one turn with two calls of the same id'), as do ids msgkit repeats
+    if api == case.get('form') and not _dup_in_one_msg(out_msgs(api, r, how)):
+        ids = [x for x in ids if x[0] != 'call ids repeat across the history (as in the input)']
     bad += ids
     bad += foreign_keys(api, out_msgs(api, r, how))
     return bad
@@ -413,6 +431,13 @@ def _doc_prose(t, docs, case):
 
 _ID = re.compile(r'^[a-zA-Z0-9_-]+$')
 
+def _dup_in_one_msg(msgs):
+    "Does one message hold two calls of the same id?"
+    for i, m in enumerate(msgs):
+        c = collections.Counter(a[3] for a in atoms(m, i) if a[0] == 'call' and a[3])
+        if any(n > 1 for n in c.values()): return True
+    return False
+
 def _dedupe_calls(calls):
     "One call per (message, id): a LangChain AIMessage holds each call twice (a tool_use block and a tool_calls entry); the last wins"
     last = {(a[-1], a[3]): k for k, a in enumerate(calls) if a[3]}
@@ -449,7 +474,9 @@ def ids_rules(api, msgs, how):
         if api == 'bedrock' and len(cid) > 64: bad.append(('id over 64 chars for Bedrock', cid))
         if api == 'bedrock' and not _ID.match(name or ''): bad.append(('Bedrock tool name not [a-zA-Z0-9_-]+', name))
     rc = collections.Counter(r[0] for r in results)
-    for k, n in rc.items():
+    # #17E2: a result answers the latest call of its id before it (an id may come again in a later turn: see invariants)
+    per = collections.Counter((k, max((c[2] for c in calls if c[0] == k and c[2] < i), default=None)) for k, i in results)
+    for (k, _), n in per.items():
         if n > 1: bad.append(('two results for one call', k))
     cids = {c[0] for c in calls}
     # #17C: a tool search result answers the server call before it (a `server_tool_use`, which no other atom is)
@@ -497,6 +524,10 @@ def run_case(case):
             else:
                 if err: fails.append(('input mutated', err))
                 o = judge_oracle(api, r, how)
+                # #17E2: `mk_msgs` of a history with nothing in it (langchain-core's empty AIMessageChunks) is the empty
+                # list: a history, not a request (mk_request refuses it: 'mk_request needs a message to send'). The oracle
+                # judges a request, which must hold a message; only an empty result of an input without content is excused
+                if o and how == 'mk_msgs' and r == [] and not any(a[0] != 'text' or a[1].strip() for a in atoms(history(case))): o = None
                 if o: fails.append(('oracle', o))
                 try: fails += invariants(case, api, r, how, losses)
                 except Exception as e: fails.append(('harness error', f'{type(e).__name__}: {e} {traceback.format_exc(limit=-2)}'))

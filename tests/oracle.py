@@ -411,6 +411,12 @@ def _rules_openai(msgs):
             assert not open_calls, f"$[{i}]: a {m['role']} message before the outputs of {sorted(open_calls)}"
         if m.get('type')=='reasoning':  # "Item 'rs_..' of type 'reasoning' was provided without its required following item"
             assert i+1 < len(msgs) and _model_side(msgs[i+1]), f"$[{i}]: a reasoning item needs the item that followed it"
+            # #17E2: an assistant message as that item is it only by its id: "When a reasoning item is present in the
+            # conversation history, OpenAI's Responses API requires the following message item to have 'id' and 'status'
+            # fields" (OpenHands/software-agent-sdk#1754; the same 400 in continuedev/continue#8933)
+            nxt = msgs[i+1]
+            if m.get('id') and nxt.get('role')=='assistant' and nxt.get('type', 'message')=='message':
+                assert nxt.get('id'), f"$[{i}]: a reasoning item needs the item that followed it (the message after it has no id)"
 
 def _rules_chat(msgs):
     for i, m in enumerate(msgs):
@@ -480,6 +486,12 @@ def _rules_gemini(contents):
         calls = any('function_call' in p or 'functionCall' in p for p in c.get('parts') or [])
         if calls and c.get('role')=='model':
             assert i, f"$[{i}]: 'function call turn comes immediately after a user turn or after a function response turn'"
+        # #17E2: the 400's other half, "Please ensure that function response turn comes immediately after a function call
+        # turn." (a history opening with function responses, as pydantic-ai's test_google_splits_tool_return_from_user_prompt)
+        if c.get('role')!='model' and any('function_response' in p or 'functionResponse' in p for p in c.get('parts') or []):
+            prev = contents[i-1] if i else {}
+            assert any('function_call' in p or 'functionCall' in p for p in prev.get('parts') or []), \
+                f"$[{i}]: 'function response turn comes immediately after a function call turn'"
 
 def _rules_bedrock(msgs):
     names = []
@@ -492,6 +504,11 @@ def _rules_bedrock(msgs):
             if tid is not None: assert _ID.fullmatch(tid) and len(tid) <= 64, f"$[{i}].content[{j}]: toolUseId {tid!r} breaks ToolUseId"
         assert m['content'], f"$[{i}]: empty content"
         if i: assert m['role']!=msgs[i-1]['role'], f"$[{i}]: 'A conversation must alternate between user and assistant roles'"
+        # #17E2: "The number of toolResult blocks at messages.N.content exceeds the number of toolUse blocks of previous
+        # turn." (Converse's ValidationException for results whose calls are not in the turn before)
+        nres = sum('toolResult' in b for b in m['content']) if m['role']=='user' else 0  # a server tool's are the model's
+        if nres: assert nres <= sum('toolUse' in b for b in (msgs[i-1]['content'] if i else [])), \
+            f"$[{i}]: 'The number of toolResult blocks exceeds the number of toolUse blocks of previous turn'"
         for j, b in enumerate(m['content']):
             if 'text' in b: assert not _blank(b['text']), f"$[{i}].content[{j}]: 'The text field in the ContentBlock object is blank'"
             if 'document' in b: names.append(b['document']['name'])

@@ -483,7 +483,7 @@ def parse_block(self:AnthropicAdapter, d):
         return p
 
 # %% ../../nbs/23_anthropic.ipynb #0a9f7226
-def _unblank(m):
+def _unblank(m, first=False):
     "`m` without blank text ('text content blocks must contain non-whitespace text'); `None` for an empty reply"
     c = m.get('content')
     if isinstance(c, str): keep = c if c.strip() else None
@@ -493,8 +493,10 @@ def _unblank(m):
         if len(keep)==len(c): return m
     else: return m
     if keep: return {**m, 'content':keep}
-    # "all messages must have non-empty content"
-    return None if m.get('role')=='assistant' else {**m, 'content':'.'}
+    # "all messages must have non-empty content"; an empty system message is no message (#17 item 2), and the empty
+    # user turn a longer history opens with (pydantic-ai prepends one for Gemini) is left out too: Claude takes one that
+    # opens with the assistant's turn (`chk_start`), so no '.' is sent as anyone's words (#17E2)
+    return None if m.get('role') in ('assistant','system') or first else {**m, 'content':'.'}
 
 def _results_first(m):
     "A user message whose tool results come first: 'Any text must come AFTER all tool results' (else a 400)"
@@ -541,7 +543,8 @@ def _blk_len(b):
 @patch
 def tidy(self:AnthropicAdapter, msgs):
     "No blank text, merged turns, tool results first in their turn, system messages only after a user's, at most 32 MB"
-    msgs = [_results_first(m) for m in Adapter.tidy(self, [o for o in map(_unblank, msgs) if o is not None])]
+    msgs = [o for i,m in enumerate(msgs) if (o := _unblank(m, i==0 and len(msgs)>1)) is not None]
+    msgs = [_results_first(m) for m in Adapter.tidy(self, msgs)]
     for i,m in enumerate(msgs):
         if m.get('role')=='system' and (i==0 or msgs[i-1].get('role')!='user'):
             raise InputError(f"api='anthropic' takes a system message in `messages` only right after a user turn (and "

@@ -48,7 +48,13 @@ def _reasoning(d)->list:
     "The reasoning of assistant message `d`, from the richest field it has"
     if isinstance(d.get('thinking_blocks'), list) and d['thinking_blocks']:
         # Claude's blocks, kept whole for Anthropic; one without its signature is only its text (Anthropic would
-        # refuse it)
+        # refuse it). litellm's `reasoning_content` beside them is their text again; one that says something else is
+        # not sent (litellm sends the blocks alone to Claude), and the LossWarning says so (#17E2)
+        rc,tb = d.get('reasoning_content'),' '.join(str(b.get('thinking') or '') for b in d['thinking_blocks']
+                                                     if isinstance(b, dict))
+        if isinstance(rc, str) and rc.strip() and ' '.join(rc.split()) not in ' '.join(tb.split()):
+            lose("the reasoning_content of an assistant message", "its thinking_blocks are the reasoning sent back, "
+                 "and this text is not theirs")
         return [thinking_part(b.get('thinking'), b['signature'], api='anthropic', raw=b)
                 if b.get('type')=='thinking' and b.get('signature') else
                 thinking_part(b.get('thinking')) if b.get('type')=='thinking' else
