@@ -40,12 +40,16 @@ def pair_ids(turns:list, needs_ids=True)->list:
                 if not p.get('name') and p.id in names: p = Part({**p, 'name':names[p.id]})
                 # a call answered by its id awaits no id-less result (Gemini's, later in a mixed history)
                 if p.id is not None and p.id in (q := pending.get(names.get(p.id), [])): q.remove(p.id)
-                if p.id is None and needs_ids:
+                if p.id is None:  # #17e1: Gemini's too (it pairs by name, and needs one)
                     # a result that names no tool either answers the oldest call still open (Ollama's, by position)
                     q = pending.get(p.name) if p.name is not None else next((v for v in pending.values() if v), None)
-                    if not q: raise InputError(f"A result for tool {p.name!r} has no call id and no call before it: "
-                                               "pass the call to mk_toolres")
-                    p = edit_part(p, id=q.pop(0))
+                    if not q:  # #17e1: no API takes a result without its call (OpenAI: "messages with role 'tool'
+                        # must be a response to a preceding message with 'tool_calls'"; Anthropic: each tool_result
+                        # answers a tool_use): lisette's `{'role':'tool','content':...}` after its words goes as text
+                        lose(f"tool result for tool {p.name!r}", "it has no call id and no call before it: its content "
+                             "sent as the user's text (pass the call to mk_toolres to send it as a result)", where_of(t))
+                        ps += p.content or []; continue
+                    if needs_ids: p = edit_part(p, id=q.pop(0))
             ps.append(p)
         out.append(_edited(t, ps))
     return out
