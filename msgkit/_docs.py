@@ -1868,7 +1868,8 @@ docs = {
     '\n'
     'Parameters:\n'
     '    turns: (not documented)\n'
-    '    needs_ids: (not documented) (default True)',
+    '    needs_ids: (not documented) (default True)\n'
+    '    history: (not documented) (default True)',
 'msgkit.repairs.unique_ids':
     'Turns whose call ids are unique across the history, each result renamed with the call it answers\n'
     '\n'

@@ -91,7 +91,10 @@ def tool_args(a, name=None):
     if r is None and a.strip()!='null' or too_deep(r, MAX_DEPTH-10):
         raise InputError(f"Tool call {name!r}: its arguments are nested more than {MAX_DEPTH-10} levels deep "
                          "(msgkit.errors.MAX_DEPTH less 10)")
-    return r
+    # #17E1: JSON text that holds nothing ('""') is no arguments, as litellm reads it (BerriAI/litellm, test
+    # test_bedrock_tool_call_invoke_non_dict_arguments: "Arguments that parse to a non-dict (e.g. '""') produce
+    # empty dict input")
+    return {} if r=='' else r
 
 def json_obj(s)->dict|None:
     "The JSON object in `s` (`{}` if blank), or `None` if it is not one (half-streamed arguments, say)"

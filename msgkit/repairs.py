@@ -24,7 +24,7 @@ def _chk_id(p):
         if isinstance(v := p.get(k), (dict, list, set)):
             raise InputTypeError(f"msgkit takes a tool {p.type.removeprefix('tool_')}'s {k} as text, not {v!r:.60}")
 
-def pair_ids(turns:list, needs_ids=True)->list:
+def pair_ids(turns:list, needs_ids=True, history=True)->list:
     "Turns whose tool results carry their call's name, and (if `needs_ids`) whose id-less calls and results share ids"
     names,pending,seen,out = {},{},{},[]
     for t in turns:
@@ -40,12 +40,20 @@ def pair_ids(turns:list, needs_ids=True)->list:
                 if not p.get('name') and p.id in names: p = Part({**p, 'name':names[p.id]})
                 # a call answered by its id awaits no id-less result (Gemini's, later in a mixed history)
                 if p.id is not None and p.id in (q := pending.get(names.get(p.id), [])): q.remove(p.id)
-                if p.id is None and needs_ids:
+                if p.id is None:  # #17E1: Gemini's too (it pairs by name, and needs one)
                     # a result that names no tool either answers the oldest call still open (Ollama's, by position)
                     q = pending.get(p.name) if p.name is not None else next((v for v in pending.values() if v), None)
-                    if not q: raise InputError(f"A result for tool {p.name!r} has no call id and no call before it: "
-                                               "pass the call to mk_toolres")
-                    p = edit_part(p, id=q.pop(0))
+                    # #17E1: no API takes a result without its call (OpenAI: "messages with role 'tool' must be a
+                    # response to a preceding message with 'tool_calls'"; Gemini's, by name, needs the name): lisette's
+                    # `{'role':'tool','content':...}` after the assistant's words goes as the user's text, reported
+                    if not q and needs_ids and not history: raise InputError(f"A result for tool {p.name!r} has no "
+                        "call id and no call before it: pass the call to mk_toolres")  # one message: its call elsewhere
+                    if not q and (needs_ids or p.name is None):
+                        lose(f"tool result for tool {p.name!r}", "it has no call id and no call before it: its "
+                             "content sent as the user's text (pass the call to mk_toolres to send it as a result)",
+                             where_of(t))
+                        ps += p.content or []; continue
+                    if needs_ids: p = edit_part(p, id=q.pop(0))
             ps.append(p)
         out.append(_edited(t, ps))
     return out
@@ -313,7 +321,7 @@ def repair(
 )->list:
     "`turns` repaired for adapter `ad`: ids paired, unique and fitted, names fitted, and (for a `history`) tool groups"
     if any(p['type'] in ('tool_call','tool_result') for t in turns for p in t['parts']):  # nothing to do otherwise
-        turns = unique_ids(pair_ids(turns, ad.needs_ids), ad)
+        turns = unique_ids(pair_ids(turns, ad.needs_ids, history), ad)
         if history: turns = tool_groups(turns, open_calls)
         turns = foreign_in_results(server_results(map_names(map_ids(turns, ad.id_chars, ad.id_max), ad), ad), ad)
     if history: chk_start(turns, ad)

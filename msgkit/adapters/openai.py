@@ -447,7 +447,7 @@ def _clean_item(d):
     "An output item as the API takes it back: `logprobs` on `output_text`, and the keys it requires even when `None`"
     if getattr(type(d.get('type')), '__hash__', None) is None:  # a dict, a list
         raise InputTypeError(f"A Responses output item's type is text, not {d['type']!r:.60}")
-    if d.get('type')=='message':
+    if d.get('type')=='message' and isinstance(d.get('content'), list):  # #17 item 11: an input's content may be text
         d = {**d, 'content':[{'logprobs':[], **o} if o.get('type')=='output_text' else o for o in d.get('content', [])]}
     return {**{k:None for k in _nullable.get(d.get('type'), ())}, **d}
 

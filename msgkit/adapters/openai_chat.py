@@ -317,6 +317,31 @@ def parse_block(self:OpenAIChatAdapter, d):
         return thinking_part(txt, d.get('signature'))
     raise InputError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
+# %% ../../nbs/22_openai_chat.ipynb #0bb87f0e
+def _objects(s)->list|None:
+    "The JSON objects glued together in `s`, each with its text, when it holds two or more and nothing else"
+    dec,out,j = json.JSONDecoder(),[],0
+    try:
+        while j<len(s.rstrip()):
+            j = len(s)-len(s[j:].lstrip())
+            d,e = dec.raw_decode(s, j)
+            if not isinstance(d, dict): return None
+            out.append((d, s[j:e])); j = e
+    except (ValueError, RecursionError): return None
+    return out if len(out)>1 else None
+
+def _glued(o, f)->list:
+    "Chat tool call `o` (its `function` `f`) as parts: one, or one per JSON object a model glued into its arguments"
+    a,i = f.get('arguments'),o.get('id')
+    objs = _objects(a) if isinstance(a, str) else None
+    if not objs: return [tool_call_part(i, f['name'], tool_args(a, f['name']), a)]
+    # #17E1: Claude on Bedrock sometimes glues several calls' arguments into one string ('{...}{...}', litellm issue
+    # #20543): read as one call per object, ids suffixed, as litellm does (its test
+    # test_bedrock_tool_call_invoke_concatenated_json: "is split into separate Bedrock toolUse blocks")
+    lose(f"tool call {f['name']} ({i})", f"its arguments hold {len(objs)} JSON objects glued together: read as "
+         f"{len(objs)} calls, ids {i}, {i}_1, ...")
+    return [tool_call_part(i if k==0 or i is None else f'{i}_{k}', f['name'], d, s) for k,(d,s) in enumerate(objs)]
+
 # %% ../../nbs/22_openai_chat.ipynb #7442ded1
 @patch
 def owns_item(self:OpenAIChatAdapter, d):
@@ -352,8 +377,7 @@ def parse_item(self:OpenAIChatAdapter, d):
         parts.append(text_part(a['transcript']) if a.get('transcript') else opaque_part('openai_chat', dict(audio=a)))
     fs = [o['function'] for o in d.get('tool_calls') or []]
     # a call without an id (Ollama's history, a server that sends none) is paired with its result by position
-    calls = [tool_call_part(o.get('id'), f['name'], tool_args(f.get('arguments'), f['name']), f.get('arguments'))
-             for o,f in zip(d.get('tool_calls') or [], fs)]
+    calls = [p for o,f in zip(d.get('tool_calls') or [], fs) for p in _glued(o, f)]
     # the legacy function-calling API's one call
     if isinstance(fc := d.get('function_call'), dict):
         calls.append(tool_call_part(None, fc['name'], tool_args(fc.get('arguments'), fc['name'])))

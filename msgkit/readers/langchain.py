@@ -18,7 +18,7 @@ from ..history import *
 # %% ../../nbs/17_langchain.ipynb #7e94b716
 _lc_roles = dict(human='user', ai='assistant', system='system', tool='tool', function='function', developer='developer',
                  chat='chat', AIMessageChunk='assistant', HumanMessageChunk='user', SystemMessageChunk='system',
-                 ToolMessageChunk='tool', ChatMessageChunk='chat', FunctionMessageChunk='function')
+                 ToolMessageChunk='tool', ChatMessageChunk='chat', FunctionMessageChunk='function', remove='remove')
 _tuple_roles = dict(human='user', user='user', ai='assistant', assistant='assistant', system='system',
                     developer='developer')
 _lc_fin = dict(stop='stop', end_turn='stop', stop_sequence='stop', length='length', max_tokens='length',
@@ -26,7 +26,7 @@ _lc_fin = dict(stop='stop', end_turn='stop', stop_sequence='stop', length='lengt
                safety='content_filter', refusal='refusal')
 
 _lc_classes = dict(HumanMessage='human', AIMessage='ai', SystemMessage='system', ToolMessage='tool',
-                   FunctionMessage='function', ChatMessage='chat')
+                   FunctionMessage='function', ChatMessage='chat', RemoveMessage='remove')
 
 def _lc_class(x):
     "The message type a serialised dump (`{'lc': 1, 'type': 'constructor', 'id': [..., 'HumanMessage'], ...}`) names"
@@ -145,6 +145,11 @@ class LangChain(Reader):
         if d.get('role') in ('human','ai'): d = {**d, 'type':d['role']}
         r,c = _lc_roles.get(d.get('type')) or d.get('role', role),d.get('content')
         if r=='chat': r = d.get('role', role)
+        if r=='remove':  # #17e1: "Message responsible for deleting other messages" (langchain_core.messages.modifier):
+            # a state update LangGraph's `add_messages` applies, no content: nothing to send, the removal not applied
+            lose(f"LangChain RemoveMessage (id {d.get('id')!r})", "it is a state update, not a message: msgkit doesn't "
+                 "apply it (apply it with LangGraph's add_messages first)")
+            return []
         ps = [p for b in ([c] if isinstance(c, str) else c or [])
               if (p := _lc_block(b)) is not None and not (p.type=='text' and not c)]
         if r in ('tool','function'):
