@@ -71,13 +71,15 @@ def _instructor_media(o)->Part|None:
     # instructor reads such a dict with `autodetect_images=True` (its Image/Audio `source`: a URL, data URI or base64),
     # e.g. 567-labs/instructor tests/llm/test_anthropic/test_multimodal.py::test_multimodal_image_description_autodetect
     src = o.get('source')
-    if o.get('type') not in ('image','audio') or not isinstance(src, str) or {'url','data','file','mt'} & set(o): return None
+    if o.get('type') not in ('image','audio') or not isinstance(src, str) or {'url','data','file','mt'} & set(o):
+        return None
     if not src.startswith(('http://','https://','data:')): return None
     p = to_part(src)
     if p.type!=o['type']: return None
     if o.get('cache_control'):
         from .losses import lose
-        lose(f"an {o['type']}'s cache_control", "msgkit takes no cache mark on a media dict: give mk_request(cache=True)")
+        lose(f"an {o['type']}'s cache_control",
+             "msgkit takes no cache mark on a media dict: give mk_request(cache=True)")
     return p
 
 def read_part(o, ad=None, in_msg=False)->Part:

@@ -45,7 +45,8 @@ def _moved():
     c = case('litellm-factory-tool-result-image-url-string')
     r, losses, err = cc.render(c, 'openai_chat', 'mk_msgs')
     assert err is None and [m['role'] for m in r] == ['user', 'assistant', 'tool', 'user']
-    assert r[2]['content'] == 'The result is in the next message.' and r[3]['content'][0]['text'] == 'Files from tool call call_123:'
+    assert r[2]['content'] == 'The result is in the next message.'
+    assert r[3]['content'][0]['text'] == 'Files from tool call call_123:'
     return c, r, losses
 
 def kinds(c, r, losses): return {k for k, _ in cc.invariants(c, 'openai_chat', r, 'mk_msgs', losses)}
@@ -62,7 +63,8 @@ def test_judge_still_fails_a_stray_placeholder_or_label():
     assert 'text added: label added before tool-result media moved to a user turn' in kinds(c, bad, losses)
     # the label followed by no media (a text, or a block that is no media)
     bad = copy.deepcopy(r); bad[3]['content'][1:] = [dict(type='text', text='x')]
-    assert {'text added: label added before tool-result media moved to a user turn', 'placeholder tool-result text (an empty result)'} <= kinds(c, bad, losses)
+    assert {'text added: label added before tool-result media moved to a user turn',
+            'placeholder tool-result text (an empty result)'} <= kinds(c, bad, losses)
     bad = copy.deepcopy(r); bad[3]['content'][1:] = [dict(type='tool_reference', tool_name='get_image')]
     assert 'text added: label added before tool-result media moved to a user turn' in kinds(c, bad, losses)
     # the labelled media not right after the tool messages (an assistant turn between)
@@ -97,7 +99,7 @@ def test_instructor_cache_control_reported():
 
 # ---------------------------------------------------------------- langchain-aws's Converse blocks
 def test_langchain_converse_image_block_is_read():
-    "'A LangChain image block needs a url, base64 data or a file_id': langchain-aws's `{'type': 'image', 'image': {...}}`"
+    "'A LangChain image block needs a url, base64 data or a file_id': langchain-aws's `{'type': 'image', 'image': ..}`"
     id = 'lc-aws-aws-bedrock_converse-test__messages_to_bedrock-L405-dict'
     c = case(id)
     for api in ('openai_chat', 'bedrock'):
@@ -143,7 +145,8 @@ def test_langchain_audio_for_responses_dropped_and_reported():
     r, losses, err = cc.render(case(id), 'openai', 'mk_request')
     assert err is None and fails(id, 'openai', 'mk_request') == []
     assert any(l['what'] == 'audio (audio/wav)' and "api='openai' takes no audio" in l['why'] for l in losses)
-    assert not any(b.get('type') == 'input_audio' for m in r['input'] for b in m.get('content') or [] if isinstance(b, dict))
+    assert not any(isinstance(b, dict) and b.get('type') == 'input_audio'
+                   for m in r['input'] if isinstance(m.get('content'), list) for b in m['content'])
     # the same audio in hand stays an error (sent elsewhere, not dropped)
     wav = b'RIFF\x24\x00\x00\x00WAVEfmt ' + bytes(40)
     with pytest.raises(InputError, match="can't take audio"): msgkit.mk_msg(wav, api='openai')
