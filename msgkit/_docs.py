@@ -1832,7 +1832,8 @@ docs = {
     '    ad: (not documented)\n'
     "    role: (not documented) (default 'user')\n"
     '    kw: (not documented) (default None)\n'
-    '    fetch: (not documented) (default None)',
+    '    fetch: (not documented) (default None)\n'
+    "    src: the format the part's turn was read from (a reader's name), if any (default None)",
 'msgkit.render.as_list':
     'Parameters:\n'
     '    r: (not documented)',

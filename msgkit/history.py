@@ -66,6 +66,22 @@ def neutral_part(d)->Part:
     if p.type=='tool_result': p['content'] = [neutral_part(o) for o in p.get('content') or []]
     return p
 
+def _instructor_media(o)->Part|None:
+    "instructor's media dict, `{'type': 'image'|'audio', 'source': <URL or data URI>}`, as a part (else `None`)"
+    # instructor reads such a dict with `autodetect_images=True` (its Image/Audio `source`: a URL, data URI or base64),
+    # e.g. 567-labs/instructor tests/llm/test_anthropic/test_multimodal.py::test_multimodal_image_description_autodetect
+    src = o.get('source')
+    if o.get('type') not in ('image','audio') or not isinstance(src, str) or {'url','data','file','mt'} & set(o):
+        return None
+    if not src.startswith(('http://','https://','data:')): return None
+    p = to_part(src)
+    if p.type!=o['type']: return None
+    if o.get('cache_control'):
+        from .losses import lose
+        lose(f"an {o['type']}'s cache_control",
+             "msgkit takes no cache mark on a media dict: give mk_request(cache=True)")
+    return p
+
 def read_part(o, ad=None, in_msg=False)->Part:
     "One content item (anything `to_part` takes, or a block of any API's form) as a part; a block keeps its `native`"
     if is_sdk(o): o = dump(o)
@@ -76,6 +92,7 @@ def read_part(o, ad=None, in_msg=False)->Part:
             raise InputTypeError(f"A content block's type is text{f' for api={ad.name!r}' if ad else ''}, "
                                  f"not a {type(o['type']).__name__}: {o['type']!r:.60}")
         src = owner(o, ad=ad)
+        if src is None and (p := _instructor_media(o)) is not None: return p
         if src is None and o.get('type') in NTYPES: return neutral_part(o)
         # a typed block no adapter or reader knows, in a message's content (a provider's newer or beta block, another
         # library's own): kept whole, left out of every request with a report (`render_part`); elsewhere (a history

@@ -80,7 +80,12 @@ def media_url(
     "A media part that points at URL `s`"
     if not isinstance(s, str): raise InputTypeError(f"media_url's s is an http(s) URL, as text: not {s!r:.60}")
     if not isinstance(mt, (str, type(None))): raise InputTypeError(f"media_url's mt is a media type, not {mt!r}")
-    if not is_url(s): raise InputError(f"Not an http(s) URL: {s[:80]!r}")
+    if not is_url(s):
+        # #17B: an address without its scheme (litellm's test of Azure's string `image_url`, 'www.mock.com') is no URL
+        # an API fetches: msgkit does not guess the scheme, it says how to give one
+        h = s.split('/')[0]
+        fix = f" (a URL starts with its scheme: 'https://{s[:60]}')" if '.' in h and not set(h) & set(' :@\\') else ''
+        raise InputError(f"Not an http(s) URL: {s[:80]!r}{fix}")
     mt = mt or url_type(s)
     if not mt: raise InputError(f"The URL's path names no media type; say it: media_url({s!r}, mt='image/png')")
     kind = media_kind(mt)

@@ -34,7 +34,8 @@ def _unsent(p, ad):
             "(to OpenAI-compatible servers with reasoning_field=)")
 
 # %% ../nbs/11_render.ipynb #f4c0e4b4
-def render_part(p, ad, role='user', kw=None, fetch=None):
+def render_part(p, ad, role='user', kw=None, fetch=None,
+                src=None):  # the format the part's turn was read from (a reader's name), if any
     "Part `p` as a block of `ad`'s form, or `None` (reported) when `ad` can't take it; `fetch` downloads a URL part"
     nat = p.get('native')
     if nat is not None and ad.owns(nat): return copy.deepcopy(nat)
@@ -48,8 +49,9 @@ def render_part(p, ad, role='user', kw=None, fetch=None):
         raise InputTypeError(f"api={ad.name!r} takes a document's title as text, not {p.title!r:.60}")
     if fetch is not None and 'url' in p and p.type!='text' and not ad.takes(p): p = fetch(p)
     # media of a kind the API has no place for, from another API's block (audio in a history sent to Claude): reported
-    # and left out; the same media in hand (`mk_msg(audio_bytes, ...)`) stays an error, to send elsewhere
-    if nat is not None and p.type in ('image','audio','video','document') and p.get('mt') \
+    # and left out; the same media in hand (`mk_msg(audio_bytes, ...)`) stays an error, to send elsewhere. #17B: a
+    # block of another format's history (a LangChain audio block: `src`) is such a block too, as its Chat twin is
+    if (nat is not None or src) and p.type in ('image','audio','video','document') and p.get('mt') \
        and not ad.media_types.get(p.type):
         return lose(f"{p.type} ({p.mt})", f"api={ad.name!r} takes no {p.type}")
     b = ad.part(p, role, **(kw or {}))
@@ -81,7 +83,7 @@ def render_turn(t, ad, kw=None, fetch=None)->list:
         blocks = []
         for j,p in enumerate(ps):
             tok = set_where(where_of(t, j))
-            try: b = render_part(p, ad, t.role, kw, fetch)
+            try: b = render_part(p, ad, t.role, kw, fetch, t.get('src'))
             finally: reset_where(tok)
             if b is not None: blocks.append(b)
         res = as_list(ad.msg(t.role, blocks)) if blocks else []

@@ -292,6 +292,35 @@ def _excused(a, losses, kind):
 def _stream(ats, kinds=('text',)):
     return ' \x00 '.join(_norm(a[1]) for a in ats if a[0] in kinds and isinstance(a[1], str))
 
+# #17B: Chat Completions tool messages take text only ("content: Union[str, Iterable[ChatCompletionContentPartTextParam]]",
+# openai-python types/chat/chat_completion_tool_message_param.py), so msgkit moves a result's media to one user message
+# right after the tool messages, each result's files under a label naming its call ("Files from tool call <id>:"), and a
+# result of media alone says so ("The result is in the next message."), as pydantic-ai's OpenAI model does ("See file
+# <id>" in the tool message, "This is file <id>:" before the file in a user message, pydantic_ai/models/openai.py). These
+# texts are structure, not invented content, only where they are true: the label is in the user message that follows
+# the tool messages, names a call of the assistant turn before them that one of those tool messages answers, and is
+# followed by real media (image_url, input_audio, file); the placeholder is accepted only for a call whose label is.
+_MOVED_MEDIA = ('image_url', 'input_audio', 'file')
+
+def moved_media(api, msgs):
+    "`(labels, ids)`: the honest labels of tool-result media moved to a user turn, and the ids of calls whose result did move"
+    labels, ids = set(), set()
+    if api != 'openai_chat' or not isinstance(msgs, list): return labels, ids
+    calls, run = set(), {}
+    for m in msgs:
+        if not isinstance(m, dict): continue
+        if m.get('role') == 'assistant': calls, run = {c.get('id') for c in m.get('tool_calls') or [] if isinstance(c, dict)}, {}; continue
+        if m.get('role') == 'tool': run[m.get('tool_call_id')] = m; continue
+        c = m.get('content') if m.get('role') == 'user' and run else None
+        for i, b in enumerate(c if isinstance(c, list) else []):
+            t = b.get('text') if isinstance(b, dict) and b.get('type') == 'text' else None
+            k = re.fullmatch(r'Files from tool call (.+):', t or '')
+            if not k or k.group(1) not in run or k.group(1) not in calls: continue
+            nxt = c[i+1:next((j for j in range(i+1, len(c)) if not isinstance(c[j], dict) or c[j].get('type') == 'text'), len(c))]
+            if nxt and all(o.get('type') in _MOVED_MEDIA for o in nxt): labels.add(t); ids.add(k.group(1))
+        run = {}
+    return labels, ids
+
 def invariants(case, api, r, how, losses):
     "The invariants a result breaks, as a list of `(name, detail)`"
     h = history(case)
@@ -328,6 +357,7 @@ def invariants(case, api, r, how, losses):
         g = _norm(a[1]) + _norm(b[1])
         if g in otext and g not in _stream(ins): bad.append(('texts glued', f'msgs[{a[-1]}]: {g[:60]!r}')); break
     # texts that came from nowhere (placeholders), and blank texts sent
+    mlabels, mids = moved_media(api, out_msgs(api, r, how))  # #17B: the honest structure of moved media (above)
     # #17A: a gpt-4o-audio reply's transcript is its text (issue item 16): sent as text, it is kept, not added
     allin = _stream(ins, ('text', 'thinking', 'transcript')) + ' \x00 ' + ' \x00 '.join(_norm(s) for a in ins if a[0] == 'result' for s in a[2] if isinstance(s, str))
     # #17E2: Converse wants a user turn first ("A conversation must start with a user message") holding text that isn't
@@ -341,6 +371,7 @@ def invariants(case, api, r, how, losses):
         if lead and a[0] == 'text' and a[1] == '.' and a[-1] == 0: lead = False; continue
         if a[0] == 'text' and isinstance(a[1], str) and a[1].strip() and _norm(a[1]) not in allin and not any(_norm(a[1]) in _norm(s) or _norm(s) in _norm(a[1]) for s in seen_in):
             t = a[1].strip()
+            if t in mlabels: continue  # #17B: a label of media moved from a tool result, true (moved_media)
             docs = [_norm(b[2]) for b in ins if b[0] == 'media' and b[2] and _norm(b[2])]
             if any(x in _norm(t) for x in docs) and not t.startswith('#'): continue  # a text document sent as its text
             if _doc_prose(t, docs, case): continue  # #17A: ... under a heading made from its own title/name in the input
@@ -350,6 +381,7 @@ def invariants(case, api, r, how, losses):
                     "placeholder '.' text" if t in ('.', '...') else 'other')
             bad.append((f'text added: {kind}', repr(a[1][:60]))); break
     for a in outs:
+        if a[0] == 'result' and a[1] in mids and a[2] == ['The result is in the next message.']: continue  # #17B: it moved
         if a[0] == 'result' and any(isinstance(s, str) and s.strip() in ('The result is in the next message.', '.', '(empty)') for s in a[2]):
             src = next((b for b in ins if b[0] == 'result' and b[1] == a[1]), None)
             had = 'an empty result' if src and not any(isinstance(x, str) and x.strip() for x in src[2]) else 'a result with media or blocks'
@@ -639,6 +671,19 @@ EXPECTED = [  # refusals msgkit documents, with the fix in the message: reported
     # image data", https://platform.openai.com/docs/api-reference/chat/create); its `file` part takes PDFs
     # (https://platform.openai.com/docs/guides/pdf-files?api-mode=chat): an image by file id has no place there
     (r"takes no image by file id: send its bytes", 'Chat: an image by file id (send its bytes or a URL)'),
+    # #17B: issue item 17, "refuse clearly": a model-made image or audio can't go back as the model's own. Converse: "You
+    # can only include images and documents if the role is user." (https://docs.aws.amazon.com/bedrock/latest/
+    # APIReference/API_runtime_Message.html); Chat: ChatCompletionAssistantMessageParam.content is "Union[str,
+    # Iterable[ContentArrayOfContentPart]]", text and refusal parts only (openai-python types/chat/
+    # chat_completion_assistant_message_param.py); Responses: an assistant message's content is output_text/refusal
+    # (ResponseOutputMessageParam); Claude: "images are not allowed in assistant turns" (the provider-rules review of
+    # issue #17). The error says the way out (a user message, or leave it out).
+    (r"takes only text in an assistant message, not .*send (it|the media) in a user|only in user messages: send the media"
+     r"|only in user turns, not in the assistant's .*send it in a user message", 'media in an assistant turn (model-made image/audio), refused'),
+    # #17B: litellm's test of Azure's string image_url ('www.mock.com', test_convert_to_azure_openai_messages) holds an
+    # address without its scheme: no API fetches it (OpenAI's image_url.url is "Either a URL of the image or the base64
+    # encoded image data"), msgkit does not guess one, and the error says to give the scheme
+    (r"Not an http\(s\) URL: '[^']*' \(a URL starts with its scheme", 'a URL without its scheme (a test placeholder)'),
 ]
 
 def classify(f, api, how, case):

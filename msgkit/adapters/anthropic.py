@@ -131,7 +131,8 @@ def msg(self:AnthropicAdapter, role, blocks):
     # (Gemini's image generation) can't go back as Claude's own, as with OpenAI and Bedrock
     if role=='assistant' and (ks := sorted({b.get('type') for b in blocks} & {'image','document'})):
         raise InputError(f"api='anthropic' takes {' and '.join(k+'s' for k in ks)} only in user turns, not in the "
-                         "assistant's (media from another API's reply can't go back to Claude as the model's)")
+                         "assistant's (media from another API's reply can't go back to Claude as the model's: send it "
+                         "in a user message, or leave it out)")
     return dict(role=role, content=blocks)
 
 @patch

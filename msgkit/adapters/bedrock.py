@@ -117,7 +117,10 @@ def part(self:BedrockAdapter, p, role='user'):
 @patch
 def msg(self:BedrockAdapter, role, blocks):
     if role=='assistant' and any(set(o) & {'image','document','video','audio'} for o in blocks):
-        raise InputError("api='bedrock' takes images, documents, video and audio only in user messages")
+        # "You can only include images and documents if the role is user." (Converse Message.content,
+        # https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html)
+        raise InputError("api='bedrock' takes images, documents, video and audio only in user messages: "
+                         "send the media in a user message, or leave it out")
     return dict(role=role, content=blocks)
 
 @patch

@@ -178,7 +178,8 @@ def reply(self:OpenAIAdapter, blocks):
     if any(o.get('type') not in ('input_text','output_text') for o in blocks):
         kinds = sorted({o.get('type') for o in blocks} - {'input_text','output_text'})
         raise InputError(f"api='openai' takes only text in an assistant message, not {', '.join(kinds)} "
-                         "(media from another API's reply can't go back to OpenAI as the model's)")
+                         "(media from another API's reply can't go back to OpenAI as the model's: send it in a user "
+                         "message, or leave it out)")
     return dict(role='assistant', content='\n\n'.join(o['text'] for o in blocks))
 
 # %% ../../nbs/21_openai.ipynb #29ae475a

@@ -116,7 +116,7 @@ def msg(self:OpenAIChatAdapter, role, blocks):
     if role in ('assistant','system','developer','tool') and any(o.get('type')!='text' for o in blocks):
         kinds = sorted({o.get('type') for o in blocks} - {'text'})
         raise InputError(f"api='openai_chat' takes only text in {'an' if role[0] in 'aeiou' else 'a'} {role} message, "
-                         f"not {', '.join(kinds)}")
+                         f"not {', '.join(kinds)}: send the media in a user message, or leave it out")
     if role=='assistant':
         m = dict(role=role, content='\n\n'.join(o['text'] for o in blocks) or None, **_reasoning_fields(thinks))
         return {**m, 'tool_calls':calls} if calls else m

@@ -47,6 +47,12 @@ def _lc_dict(x):
 def _media(b, kind)->Part:
     "A standard media block: by `url`, `base64` (or the older `source_type`/`data`), or `file_id`"
     st,mt = b.get('source_type'),b.get('mime_type')
+    # langchain-aws's Converse block in a LangChain block, `{'type': 'image', 'image': {'format': 'jpeg', 'source':
+    # {'bytes': ...}}}` (also video), which it sends as it is ("Assume block is already in bedrock format";
+    # langchain-aws tests/unit_tests/chat_models/test_bedrock_converse.py::test__messages_to_bedrock): read as the
+    # Converse block
+    if isinstance(cv := b.get(kind), dict) and isinstance(cv.get('source'), dict) and cv.get('format'):
+        return read_part({kind: cv})
     if b.get('url') or st=='url':
         return read_part(b.get('url')) if kind=='image' and not mt else media_url(b['url'], mt=mt or url_type(b['url']))
     if b.get('base64') or st=='base64': return media(base64.b64decode(b.get('base64') or b['data']), mt)
@@ -69,6 +75,11 @@ def _lc_block(b)->Part|None:
     # (not the Chat form `{'type': 'file', 'file': {...}}` or Anthropic's `source`: their adapters read those)
     if t in ('image','audio','video','file') and 'source' not in b and not isinstance(b.get('file'), dict):
         return _media(b, t)
+    # langchain-aws's Converse document in a LangChain block, `{'type': 'document', 'document': {'format': 'pdf',
+    # 'name': ..., 'source': {'bytes': ...}}}`, sent as it is (test_bedrock_converse.py::test__messages_to_bedrock)
+    d = b.get('document') if t=='document' else None
+    if isinstance(d, dict) and isinstance(d.get('source'), dict) and d.get('format'):
+        return read_part({'document': d})
     if t=='text-plain':
         return Part(type='document', mt=b.get('mime_type') or 'text/plain', text=b.get('text') or '',
                     **({'title':b['title']} if b.get('title') else {}))
