@@ -1883,6 +1883,11 @@ docs = {
     'Parameters:\n'
     '    turns: Neutral turns\n'
     "    open_calls: Keep the last turn's calls, which await their results (a history, not a request) (default True)",
+'msgkit.repairs.results_first':
+    'Turns where each user run after tool calls holds its tool results before anything else (reported when moved)\n'
+    '\n'
+    'Parameters:\n'
+    '    turns: Neutral turns, their tool groups complete (`tool_groups`)',
 'msgkit.repairs.fit_id':
     'Tool-call id `i` as an API whose ids use only `chars` (a regex character class), at most `mx` of them, takes it\n'
     '\n'
