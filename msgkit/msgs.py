@@ -60,8 +60,10 @@ def wrap(v, _memo=None, _d=0):
     memo = {} if _memo is None else _memo
     if id(v) in memo: return memo[id(v)]
     r = memo[id(v)] = Block() if isinstance(v, dict) else Blocks()
-    if isinstance(v, dict): dict.update(r, {k:wrap(o, memo, _d+1) for k,o in v.items()})
-    else: list.extend(r, [wrap(o, memo, _d+1) for o in v])
+    # (text and numbers, most of a message, kept without a call)
+    if isinstance(v, dict):
+        dict.update(r, {k:wrap(o, memo, _d+1) if isinstance(o, (dict,list)) else o for k,o in v.items()})
+    else: list.extend(r, [wrap(o, memo, _d+1) if isinstance(o, (dict,list)) else o for o in v])
     return r
 
 # %% ../nbs/05_msgs.ipynb #acabbfcb

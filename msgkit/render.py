@@ -97,9 +97,9 @@ def render_turn(t, ad, kw=None, fetch=None)->list:
 _flat = (str, int, float, bool, type(None), bytes)  # what a deep copy shares anyway (immutable)
 
 def _copied(x):
-    "`drop_none(copy.deepcopy(x))` in one walk: new dicts and lists, immutable leaves shared (as `deepcopy` shares them)"
-    if isinstance(x, dict): return {k:_copied(v) for k,v in x.items() if v is not None}
-    if isinstance(x, (list,tuple)): return [_copied(o) for o in x]
+    "`drop_none(copy.deepcopy(x))` in one walk: new dicts and lists, immutable leaves shared (as `deepcopy` does)"
+    if isinstance(x, dict): return {k:v if type(v) is str else _copied(v) for k,v in x.items() if v is not None}
+    if isinstance(x, (list,tuple)): return [o if type(o) is str else _copied(o) for o in x]
     return x if isinstance(x, _flat) else copy.deepcopy(x)
 
 def render_turns(turns:list, ad, kw:dict=None, fetch=None)->list:
