@@ -111,7 +111,7 @@ def _texts(msgs, ad)->list|None:
         role = 'assistant' if role=='user' else 'user'
     return out
 
-def _msg(o)->Msg: return Msg(o) if type(o.get('content')) is str else Msg(obj(o))
+def _msg(o)->Msg: return Msg(o)  # (`Msg` copies what it holds as `Block`s: no `obj` copy before it)
 
 # %% ../nbs/47_core.ipynb #3118a934
 @guard(HISTORY, depth=False)

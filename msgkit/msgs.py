@@ -12,7 +12,9 @@ from .parts import Turn, Part, obj
 # %% ../nbs/05_msgs.ipynb #1ea7c1f4
 class Msg(AttrDict):
     "A message: a plain `dict` that shows as a conversation turn (see `display`); what it holds shows itself too"
-    def __init__(self, *a, **kw): super().__init__(*a, **kw); dict.update(self, {k:wrap(v) for k,v in self.items()})
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        dict.update(self, {k:wrap(v) for k,v in self.items() if isinstance(v, (dict,list))})  # (what `wrap` changes)
     def __setitem__(self, k, v): dict.__setitem__(self, k, wrap(v))
     def copy(self): return Msg(self)
 
