@@ -7,6 +7,7 @@ __all__ = ['Msg', 'History', 'as_msgs', 'Block', 'Blocks', 'wrap', 'Request', 'a
 
 # %% ../nbs/05_msgs.ipynb #37e46059
 from fastcore.basics import AttrDict
+from .errors import too_deep
 from .parts import Turn, Part, obj
 
 # %% ../nbs/05_msgs.ipynb #1ea7c1f4
@@ -58,7 +59,8 @@ _wraps = (Turn, Part, Block, Blocks, Msg, History)
 def wrap(v, _memo=None, _d=0):
     "`v` with its dicts as `Block`s, its lists as `Blocks`, to depth 32 (parts, turns and msgkit's own kept)"
     if not isinstance(v, (dict,list)) or isinstance(v, _wraps): return v
-    if _d>32: return obj(v)  # deeper, `AttrDict`s (as `mk_msgs` gave them before it left their making to `wrap`)
+    # deeper, `AttrDict`s (as `mk_msgs` gave them before it left their making to `wrap`); past `MAX_DEPTH`, as it is
+    if _d>32: return v if too_deep(v) else obj(v)
     memo = {} if _memo is None else _memo
     if id(v) in memo: return memo[id(v)]
     r = memo[id(v)] = Block() if isinstance(v, dict) else Blocks()
