@@ -531,7 +531,8 @@ docs = {
     '    cache: (not documented)\n'
     '    ttl: (not documented)\n'
     '    uncache: (not documented) (default False)\n'
-    '    history: (not documented) (default True)',
+    '    history: (not documented) (default True)\n'
+    '    as_obj: (not documented) (default True)',
 'msgkit.core.chk_sent':
     '`res`, or a clear error where history `ts` left nothing to send (all of it dropped): not an empty request\n'
     '\n'

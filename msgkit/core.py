@@ -45,7 +45,7 @@ def render_history(
     if ad.img_px: ad.chk_px(img_payloads(turns))
     return render_turns(turns, ad, kw, fetcher(fetch))
 
-def finish_msgs(res, ad, cache, ttl, uncache=False, history=True)->list:
+def finish_msgs(res, ad, cache, ttl, uncache=False, history=True, as_obj=True)->list:
     "The adapter's rules, roles checked, cache marks placed by strategy `cache` (see `cache`), as `AttrDict`s"
     if uncache: res = [ad.uncache(o) for o in res]
     res = ad.tidy(res)
@@ -53,7 +53,7 @@ def finish_msgs(res, ad, cache, ttl, uncache=False, history=True)->list:
     # msglm's `cache=True`
     res = place_cache(res, ad, cache_plan(cache), ttl, own=not (cache is True or type(cache) is int))
     if history: res = ad.before_send(res)  # the rules for a request: a prefill's whitespace, totals
-    return [obj(o) for o in res]
+    return [obj(o) for o in res] if as_obj else res  # (`as_msgs` makes its own copy: `Msg`s of `Block`s)
 
 def chk_sent(res:list, ts:list, api:str)->list:
     "`res`, or a clear error where history `ts` left nothing to send (all of it dropped): not an empty request"
@@ -90,7 +90,8 @@ def mk_msg(
     _chk_role(role, api)
     src = []
     ts = read_item(content, neutral_role(role), ad, src)
-    its = finish_msgs(render_history(ts, ad, kw, fetch, history=False, fit=fit), ad, cache, ttl, history=False)
+    its = finish_msgs(render_history(ts, ad, kw, fetch, history=False, fit=fit), ad, cache, ttl, history=False,
+                      as_obj=False)
     return as_msgs(its if len(its)!=1 or (src and src[0].resp_list) else its[0])
 
 # %% ../nbs/47_core.ipynb #a19a1076
@@ -110,7 +111,7 @@ def _texts(msgs, ad)->list|None:
         role = 'assistant' if role=='user' else 'user'
     return out
 
-def _msg(o)->Msg: return Msg(o) if type(o.get('content')) is str else Msg(obj(o))
+def _msg(o)->Msg: return Msg(o)  # (`Msg` copies what it holds as `Block`s: no `obj` copy before it)
 
 # %% ../nbs/47_core.ipynb #3118a934
 @guard(HISTORY, depth=False)
@@ -134,7 +135,7 @@ def mk_msgs(
         return History(map(_msg, ad.before_send([ad.text_msg(r, s) for r,s in tx])))  # what `tidy` leaves as it is
     chk_depth('mk_msgs', msgs)
     ts = read_history(msgs, ad=ad)
-    res = finish_msgs(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only)
+    res = finish_msgs(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only, as_obj=False)
     return as_msgs(chk_sent(res, ts, api))
 
 # %% ../nbs/47_core.ipynb #4091fc35

@@ -7,12 +7,15 @@ __all__ = ['Msg', 'History', 'as_msgs', 'Block', 'Blocks', 'wrap', 'Request', 'a
 
 # %% ../nbs/05_msgs.ipynb #37e46059
 from fastcore.basics import AttrDict
-from .parts import Turn, Part
+from .errors import too_deep
+from .parts import Turn, Part, obj
 
 # %% ../nbs/05_msgs.ipynb #1ea7c1f4
 class Msg(AttrDict):
     "A message: a plain `dict` that shows as a conversation turn (see `display`); what it holds shows itself too"
-    def __init__(self, *a, **kw): super().__init__(*a, **kw); dict.update(self, {k:wrap(v) for k,v in self.items()})
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        dict.update(self, {k:wrap(v) for k,v in self.items() if isinstance(v, (dict,list))})  # (what `wrap` changes)
     def __setitem__(self, k, v): dict.__setitem__(self, k, wrap(v))
     def copy(self): return Msg(self)
 
@@ -55,12 +58,16 @@ _wraps = (Turn, Part, Block, Blocks, Msg, History)
 
 def wrap(v, _memo=None, _d=0):
     "`v` with its dicts as `Block`s, its lists as `Blocks`, to depth 32 (parts, turns and msgkit's own kept)"
-    if not isinstance(v, (dict,list)) or isinstance(v, _wraps) or _d>32: return v
+    if not isinstance(v, (dict,list)) or isinstance(v, _wraps): return v
+    # deeper, `AttrDict`s (as `mk_msgs` gave them before it left their making to `wrap`); past `MAX_DEPTH`, as it is
+    if _d>32: return v if too_deep(v) else obj(v)
     memo = {} if _memo is None else _memo
     if id(v) in memo: return memo[id(v)]
     r = memo[id(v)] = Block() if isinstance(v, dict) else Blocks()
-    if isinstance(v, dict): dict.update(r, {k:wrap(o, memo, _d+1) for k,o in v.items()})
-    else: list.extend(r, [wrap(o, memo, _d+1) for o in v])
+    # (text and numbers, most of a message, kept without a call)
+    if isinstance(v, dict):
+        dict.update(r, {k:wrap(o, memo, _d+1) if isinstance(o, (dict,list)) else o for k,o in v.items()})
+    else: list.extend(r, [wrap(o, memo, _d+1) if isinstance(o, (dict,list)) else o for o in v])
     return r
 
 # %% ../nbs/05_msgs.ipynb #acabbfcb

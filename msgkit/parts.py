@@ -200,8 +200,10 @@ def obj(x):
 # %% ../nbs/03_parts.ipynb #33b2c393
 def drop_none(x, keep=()):
     "`x` without `None` values in its dicts, at any depth (as `model_dump(exclude_none=True)`), keys `keep` left whole"
-    if isinstance(x, dict): return {k:(v if k in keep else drop_none(v, keep)) for k,v in x.items() if v is not None}
-    if isinstance(x, (list,tuple)): return [drop_none(o, keep) for o in x]
+    if isinstance(x, dict):  # (a leaf kept without a call)
+        return {k:(drop_none(v, keep) if k not in keep and isinstance(v, (dict,list,tuple)) else v)
+                for k,v in x.items() if v is not None}
+    if isinstance(x, (list,tuple)): return [drop_none(o, keep) if isinstance(o, (dict,list,tuple)) else o for o in x]
     return x
 
 def dump(o):

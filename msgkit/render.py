@@ -96,6 +96,14 @@ def render_turn(t, ad, kw=None, fetch=None)->list:
     return res
 
 # %% ../nbs/11_render.ipynb #bdb73ee9
+_flat = (str, int, float, bool, type(None), bytes)  # what a deep copy shares anyway (immutable)
+
+def _copied(x):
+    "`drop_none(copy.deepcopy(x))` in one walk: new dicts and lists, immutable leaves shared (as `deepcopy` does)"
+    if isinstance(x, dict): return {k:v if type(v) is str else _copied(v) for k,v in x.items() if v is not None}
+    if isinstance(x, (list,tuple)): return [o if type(o) is str else _copied(o) for o in x]
+    return x if isinstance(x, _flat) else copy.deepcopy(x)
+
 def render_turns(turns:list, ad, kw:dict=None, fetch=None)->list:
     "The messages of `ad`'s form for (repaired) `turns`: an item that fits `ad` exactly as it came, else rendered"
     out = []
@@ -103,6 +111,6 @@ def render_turns(turns:list, ad, kw:dict=None, fetch=None)->list:
         nat = t.get('native')
         # as it came, or without reply-only fields
         if nat is not None and (ad.fits_item(nat) or ad.fits_item(nat := ad.fix_item(drop_none(nat)))):
-            out.append(ad.fix_item(drop_none(copy.deepcopy(nat))))
+            out.append(ad.fix_item(_copied(nat)))
         else: out += render_turn(t, ad, kw, fetch)
     return out

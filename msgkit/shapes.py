@@ -54,7 +54,7 @@ def _compile(shape):
         return lambda x: any(g(x) for g in gs)
     if isinstance(shape, list):
         g = matcher(shape[0])
-        return lambda x: isinstance(x, (list,tuple)) and all(g(o) for o in x)
+        return lambda x: isinstance(x, (list,tuple)) and all(map(g, x))
     if isinstance(shape, dict):
         need,subs = tuple(getattr(shape, 'need', ())),{k:(None if s is None else matcher(s)) for k,s in shape.items()}
         def dct(x):

@@ -187,9 +187,13 @@ def gemini_bytes(x)->bytes:
     x = x + '='*(-len(x)%4)
     return base64.urlsafe_b64decode(x) if '-' in x or '_' in x else base64.b64decode(x)
 
+_camels = {}  # snake_case field -> its camelCase spelling, worked out once
+
 def _g(d, k):
     "Field `k` of Gemini dict `d`, spelled in snake or camel case"
-    return d.get(k, d.get(re.sub(r'_(\w)', lambda m: m[1].upper(), k)))
+    c = _camels.get(k)
+    if c is None: c = _camels[k] = re.sub(r'_(\w)', lambda m: m[1].upper(), k)
+    return d.get(k, d.get(c))
 
 # %% ../../nbs/24_gemini.ipynb #4924ac9e
 @patch
