@@ -629,6 +629,12 @@ def _short(v, n): r = repr(v); return r if len(r) <= n else r[:n] + '...'
 def replay(case, api):
     "For a history already in `api`'s form that the oracle accepts: what `mk_msgs` changed when sending it back to `api`"
     if case.get('form') != api or case.get('sdk') or input_ok(case) != 'ok': return []
+    # Chat's legacy function calling (an assistant's `function_call`, a `function` message) is deprecated and "replaced by
+    # `tool_calls`" (openapi.json: ChatCompletionRequestAssistantMessage.function_call and
+    # ChatCompletionRequestFunctionMessage, both "deprecated": true): msgkit sends the replacement, the same call and
+    # result (the invariants check their names, arguments and text), so a replay of that form is not byte-identical
+    if api == 'openai_chat' and any(isinstance(m, dict) and ('function_call' in m or m.get('role') == 'function')
+                                    for m in case['msgs']): return []
     r, losses, err = render(case, api, 'mk_msgs')
     if r is None: return []
     ds = diff(_canon(case['msgs'], api), _canon(r, api))
