@@ -7,7 +7,7 @@ __all__ = ['where_of', 'pair_ids', 'unique_ids', 'tool_groups', 'results_first',
            'server_results', 'foreign_in_results', 'chk_start', 'repair', 'system_parts', 'lift_system']
 
 # %% ../nbs/10_repairs.ipynb #c74d695a
-import operator, re
+import re
 from .errors import *
 from .parts import *
 from .losses import lose
@@ -60,7 +60,7 @@ def pair_ids(turns:list, needs_ids=True, history=True)->list:
 
 def _edited(t, ps):
     "Turn `t` with parts `ps`: itself if none changed, its `native` kept if every change kept the parts' own"
-    if all(map(operator.is_, ps, t.parts)): return t  # (`map` stops at the shorter, as `zip` does)
+    if all(a is b for a,b in zip(ps, t.parts)): return t
     kept = all(a is b or a.get('native') is not None and a.get('native') is b.get('native') or _named(a, b)
                for a,b in zip(ps, t.parts))
     return Turn({**t, 'parts':ps}) if kept else edit_turn(t, ps)
@@ -103,10 +103,10 @@ def _side(t): return t.role if t.role in ('user','assistant') else 'system'
 
 def _runs(turns):
     "`(start, end)` of each run of consecutive turns of one side"
-    runs,i,sides = [],0,[_side(t) for t in turns]  # each turn's side told once
+    runs,i = [],0
     while i<len(turns):
         j = i
-        while j<len(turns) and sides[j]==sides[i]: j += 1
+        while j<len(turns) and _side(turns[j])==_side(turns[i]): j += 1
         runs.append((i, j))
         i = j
     return runs
@@ -211,7 +211,8 @@ def results_first(
     for k,(a,b) in enumerate(runs):
         ts = turns[a:b]
         kinds = [p.type=='tool_result' for t in ts for p in t.parts]
-        if _side(turns[a])!='user' or not k or True not in kinds or False not in kinds[:len(kinds)-kinds[::-1].index(True)]:
+        last = len(kinds)-kinds[::-1].index(True) if True in kinds else 0  # after the last result
+        if _side(turns[a])!='user' or not k or False not in kinds[:last]:
             out += ts; continue
         res = [edit_turn(t, [p for p in t.parts if p.type=='tool_result']) for t in ts]
         rest = [edit_turn(t, [p for p in t.parts if p.type!='tool_result']) for t in ts]
@@ -236,9 +237,8 @@ def map_ids(turns:list, chars=None, mx=None)->list:
     if chars is None and mx is None: return turns
     out = []
     for t in turns:
-        # each id fitted once (a regex match and, for a long one, a hash)
-        ps = [p if p.type not in ('tool_call','tool_result') or (i := fit_id(p.id, chars, mx))==p.id
-              else edit_part(p, id=i) for p in t.parts]
+        ps = [edit_part(p, id=fit_id(p.id, chars, mx))
+              if p.type in ('tool_call','tool_result') and fit_id(p.id, chars, mx)!=p.id else p for p in t.parts]
         out.append(_edited(t, ps))
     return out
 
