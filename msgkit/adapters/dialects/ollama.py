@@ -36,6 +36,15 @@ OllamaAdapter.msg_shape,OllamaAdapter.block_shape = chat_shapes(
 
 @patch
 def fix_msgs(self:OllamaAdapter, msgs):
-    "An assistant message without tool calls has string content (null is a 400)"
-    return [{**m, 'content':''} if m.get('role')=='assistant' and m.get('content') is None and not m.get('tool_calls')
-            else m for m in Dialect.fix_msgs(self, msgs)]
+    "An assistant message without tool calls has string content (null is a 400); empty tool arguments are `{}`"
+    blank = lambda m: m.get('role')=='assistant' and m.get('content') is None and not m.get('tool_calls')
+    return [_args({**m, 'content':''} if blank(m) else m) for m in Dialect.fix_msgs(self, msgs)]
+
+def _args(m):
+    "Message `m` with its calls' empty `arguments` as '{}': Ollama parses them as JSON (openai.go), '' is a 400"
+    tc = m.get('tool_calls')
+    arg = lambda c: (c.get('function') or {}).get('arguments') if isinstance(c, dict) else None
+    empty = lambda c: isinstance(a := arg(c), str) and not a.strip()
+    if not isinstance(tc, list) or not any(map(empty, tc)): return m
+    fix = lambda c: {**c, 'function':{**c['function'], 'arguments':'{}'}} if empty(c) else c
+    return {**m, 'tool_calls':[fix(c) for c in tc]}
