@@ -12,6 +12,7 @@ from .errors import *
 from .parts import *
 from .losses import lose
 from .history import read_part, read_item, is_sdk
+from .registry import get_api
 
 # %% ../nbs/10_repairs.ipynb #c0a42be4
 def where_of(t, j=None)->str:
@@ -303,9 +304,11 @@ def _in_result(o, ad, where):
     if o.type not in ('opaque','thinking') or 'raw' not in o or o.get('api')==ad.name: return o
     raw = o.raw if isinstance(o.raw, dict) else {}
     w = f"a {raw.get('type') or 'server-tool'} block from {o.get('api')} in a tool result"
-    if raw.get('type')=='tool_reference' and isinstance(raw.get('tool_name'), str):
-        lose(w, f"api={ad.name!r} has no tool references: sent as text naming the tool", where)
-        return text_part(f"tool_reference: {raw['tool_name']}")
+    try: src = get_api(o.get('api'))
+    except Exception: src = None
+    if src is not None and (r := src.as_text(raw)) is not None:  # its own API says how it reads as text
+        lose(w, f"api={ad.name!r} {r[1]}", where)
+        return text_part(r[0])
     return lose(w, f"only {o.get('api')} can read it", where)
 
 def foreign_in_results(

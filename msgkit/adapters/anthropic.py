@@ -91,6 +91,14 @@ class AnthropicAdapter(Adapter):
 
     limits = dict(image=(5*1024*1024,'b64'), document=(32*1024*1024,'b64'))
 
+# %% ../../nbs/23_anthropic.ipynb #93c19b47
+@patch
+def as_text(self:AnthropicAdapter, raw):
+    "A `tool_reference` names its tool: that name, as text"
+    # tool search: https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/tool-search-tool
+    if raw.get('type')=='tool_reference' and isinstance(raw.get('tool_name'), str):
+        return f"tool_reference: {raw['tool_name']}", "has no tool references: sent as text naming the tool"
+
 # %% ../../nbs/23_anthropic.ipynb #27044201
 @patch
 def part(self:AnthropicAdapter, p, role='user'):

@@ -51,6 +51,12 @@ class Adapter:
 # %% ../../nbs/20_adapters.ipynb #9dc38ba8
 Adapter.ranges = {}  # option: `(lowest, highest, where the API states it)`
 
+# %% ../../nbs/20_adapters.ipynb #c9d4f6f6
+@patch
+def as_text(self:Adapter, raw:dict)->tuple|None:
+    "`(text, why)`: its own block `raw` as text for another API, and why; `None` if it reads as nothing"
+    return None
+
 # %% ../../nbs/20_adapters.ipynb #cd16dc09
 _fit_mts = {'image/gif','image/bmp','image/tiff','image/png','image/jpeg','image/webp'}  # what Pillow decodes by itself
 
