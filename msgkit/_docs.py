@@ -1851,6 +1851,12 @@ docs = {
     '    ad: (not documented)\n'
     '    kw: (not documented) (default None)\n'
     '    fetch: (not documented) (default None)',
+'msgkit.render.Rendered':
+    'Messages rendered for an API, and the `id`s of those that came as they are (`natives`: `tidy` may keep them apart)\n'
+    '\n'
+    'Parameters:\n'
+    '    msgs: (not documented) (default ())\n'
+    '    natives: (not documented) (default ())',
 'msgkit.render.render_turns':
     "The messages of `ad`'s form for (repaired) `turns`: an item that fits `ad` exactly as it came, else rendered\n"
     '\n'

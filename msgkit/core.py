@@ -19,7 +19,7 @@ from .registry import get_api, apis, api_names, neutral_role
 from .mediapart import *
 from .history import read_history, read_item, owner, parse_with
 from .repairs import repair
-from .render import render_turns
+from .render import render_turns, Rendered
 from .download import fetcher
 from .fit import fit_turns
 from .cache import cache_plan, place_cache
@@ -47,7 +47,10 @@ def render_history(
 
 def finish_msgs(res, ad, cache, ttl, uncache=False, history=True, as_obj=True)->list:
     "The adapter's rules, roles checked, cache marks placed by strategy `cache` (see `cache`), as `AttrDict`s"
-    if uncache: res = [ad.uncache(o) for o in res]
+    # (the messages that came as they are stay known as such, where taking the marks off left them so)
+    if uncache:
+        new,keep = [ad.uncache(o) for o in res],getattr(res, 'natives', ())
+        res = Rendered(new, {id(n) for o,n in zip(res, new) if o is n and id(o) in keep})
     res = ad.tidy(res)
     for o in res: ad.chk_role(o)
     # msglm's `cache=True`

@@ -549,11 +549,21 @@ def _blk_len(b):
     return n
 
 # %% ../../nbs/23_anthropic.ipynb #d420a73f
+def _results_at(msgs):
+    "The `id`s of the messages in `msgs` that hold tool results"
+    return {id(m) for m in msgs if isinstance(c := m.get('content'), list)
+            and any(isinstance(b, dict) and b.get('type')=='tool_result' for b in c)}
+
 @patch
 def tidy(self:AnthropicAdapter, msgs):
     "No blank text, merged turns, tool results first in their turn, system messages only after a user's, at most 32 MB"
+    # "Consecutive user or assistant turns in your request will be combined into a single turn" (the SDK's `messages`
+    # doc): turns merged where msgkit made them, those that came in this form left as they are (#17: same-API replay),
+    # but tool results, which must be in the turn right after their calls, always joined ("each tool_use block must have
+    # a corresponding tool_result block in the next message": `mk_toolres` gives a message a result)
+    keep = {i for i in getattr(msgs, 'natives', ()) if i not in _results_at(msgs)}
     msgs = [o for i,m in enumerate(msgs) if (o := _unblank(m, i==0 and len(msgs)>1)) is not None]
-    msgs = [_results_first(m) for m in Adapter.tidy(self, msgs)]
+    msgs = [_results_first(m) for m in Adapter.tidy(self, msgs, keep)]
     for i,m in enumerate(msgs):
         if m.get('role')=='system' and (i==0 or msgs[i-1].get('role')!='user'):
             raise InputError(f"api='anthropic' takes a system message in `messages` only right after a user turn (and "

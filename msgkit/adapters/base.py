@@ -261,11 +261,11 @@ def join(self:Adapter, run:list)->dict:
     raise NotImplementedError
 
 @patch
-def tidy(self:Adapter, msgs:list)->list:
-    "The finished history: each run of messages that `mergeable` chains joined once"
+def tidy(self:Adapter, msgs:list, keep=())->list:
+    "The finished history: each run of messages that `mergeable` chains joined once, two of `keep` (`id`s) never"
     out,run = [],[]
     for o in msgs:
-        if run and self.mergeable(run[-1], o): run.append(o); continue
+        if run and self.mergeable(run[-1], o) and not (id(o) in keep and id(run[-1]) in keep): run.append(o); continue
         if run: out.append(run[0] if len(run)==1 else self.join(run))
         run = [o]
     if run: out.append(run[0] if len(run)==1 else self.join(run))
