@@ -8,6 +8,7 @@ import pytest
 import corpus_check as cc, oracle
 import msgkit
 from msgkit import mk_msgs, mk_toolres, mk_request
+from msgkit.errors import InputError
 
 MID = 'pai-anthropic-test_anthropic_mid_conversation_system-test_mid_conversation_system_prompt_before_another_request-req'
 _CASES = {c['id']: c for c in cc.load_cases()}
@@ -55,3 +56,91 @@ def test_judge_still_catches_a_merge(monkeypatch):
     monkeypatch.setattr(cc, 'render', lambda case, api, how: (copy.deepcopy(merged), [], None))
     got = cc.replay(c, 'anthropic')
     assert got and got[0][0] == 'same-API replay changed the history' and 'items became' in got[0][1], got
+
+# ---------------------------------------------------------------- LangChain content holding a provider's own forms
+# (met while checking the corpus's "nothing left to send" refusals: each was a drop msgkit reported, now read)
+AP = 'lc-openai-base-test__construct_responses_api_input_apply_patch_round_trip-L2805-dict'
+
+def test_responses_call_items_in_langchain_content_go_back_to_openai():
+    "langchain-openai keeps Responses `apply_patch_call`/`_output` items in an AIMessage's content and sends them as items"
+    c = copy.deepcopy(_CASES[AP])
+    r = mk_msgs(cc.history(c), api='openai')
+    oracle.check('openai', r)
+    # what langchain-openai's own test expects `_construct_responses_api_input` to give for these messages
+    assert [dict(o) for o in r] == [
+        dict(type='apply_patch_call', call_id='call_123', status='completed',
+             operation=dict(type='create_file', path='hello.txt', diff='+hello\\n')),
+        dict(type='apply_patch_call_output', call_id='call_123', status='completed', output='Created hello.txt')]
+    with pytest.raises(InputError, match='nothing of this history is left'):  # to another API: reported drops
+        mk_msgs(cc.history(c), api='anthropic')
+
+def test_other_item_like_blocks_stay_unknown():
+    "Only tool-call items that fit exactly are lifted: Anthropic's compaction block in LangChain content is not OpenAI's"
+    h = [dict(type='human', data=dict(type='human', content='hi')),
+         dict(type='ai', data=dict(type='ai', content=[dict(type='compaction', content='Summary.'),
+                                                      dict(type='text', text='Hi')])), 'continue']
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter('always')
+        r = mk_request(h, api='openai', model='gpt-5')
+    oracle.check('openai', r['input'])
+
+def _lc_ai(content, tool_calls=(), **kw):
+    return {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"],
+            "kwargs": {"content": content, "type": "ai", "tool_calls": list(tool_calls), "invalid_tool_calls": [], **kw}}
+
+def _lc_tool(content, tid):
+    return {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "ToolMessage"],
+            "kwargs": {"content": content, "tool_call_id": tid, "type": "tool"}}
+
+CALL = dict(name='my_tool', args=dict(param='value'), id='call_1', type='tool_call')
+
+@pytest.mark.parametrize('where', ['block', 'kwargs'])
+def test_gemini_call_signatures_kept_apart_go_on_the_call(where):
+    "langchain-google keeps a call's thought signature apart (a `function_call_signature` block by index, or the "
+    "`__gemini_function_call_thought_signatures__` map by id): Gemini gets it on that call, as its signature, not the stand-in"
+    import base64
+    sig = base64.b64encode(b'real_signature').decode()
+    ai = (_lc_ai([dict(type='function_call_signature', signature=sig, index=0)], [CALL],
+                 response_metadata=dict(model_provider='google_genai')) if where == 'block' else
+          _lc_ai('', [CALL], additional_kwargs={'__gemini_function_call_thought_signatures__': {'call_1': sig}}))
+    r = mk_request(['q', ai, _lc_tool('ok', 'call_1')], api='gemini', model='gemini-3-pro-preview')
+    oracle.check('gemini', r['contents'])
+    fc = [p for p in r['contents'][1]['parts'] if 'function_call' in p]
+    assert len(fc) == 1 and fc[0]['function_call']['name'] == 'my_tool' and fc[0]['thought_signature'] == b'real_signature'
+
+def test_foreign_signature_blocks_not_used():
+    "A signature block from another provider's model is not Gemini's (langchain-google: `model_provider` 'foreign')"
+    ai = _lc_ai([dict(type='function_call_signature', signature='c2ln', index=0)], [CALL],
+                response_metadata=dict(model_provider='openai'))
+    r = mk_request(['q', ai, _lc_tool('ok', 'call_1')], api='gemini', model='gemini-3-pro-preview')
+    fc = [p for p in r['contents'][1]['parts'] if 'function_call' in p]
+    assert fc[0].get('thought_signature') != b'sig'
+
+def test_langchain_google_media_block():
+    "langchain-google's `media` block: Gemini's file_data (with video_metadata as durations) or inline_data"
+    h = [dict(type='human', data=dict(type='human', content=[
+        dict(type='text', text='What happens here?'),
+        dict(type='media', mime_type='video/mp4', file_uri='gs://bucket/clip.mp4',
+             video_metadata=dict(start_offset=dict(seconds=5), end_offset='30s')),
+        dict(type='media', mime_type='image/png', data=oracle_png_b64())]))]
+    r = mk_request(h, api='gemini', model='gemini-2.5-flash')
+    oracle.check('gemini', r['contents'])
+    ps = r['contents'][0]['parts']
+    assert ps[1]['file_data'] == dict(file_uri='gs://bucket/clip.mp4', mime_type='video/mp4')
+    assert ps[1]['video_metadata'] == dict(start_offset='5s', end_offset='30s')
+    assert ps[2]['inline_data']['mime_type'] == 'image/png'
+
+def test_langchain_google_media_block_bad_offsets_refused():
+    "End before start: a clear error (Gemini answers a 500, langchain-google-genai refuses it too), not a request"
+    c = copy.deepcopy(_CASES['lc-google-vertexai-chat_models-test_parse_chat_history_gemini_video_offset_validation-L1177'])
+    with pytest.raises(InputError, match='start_offset before end_offset'):
+        mk_request(cc.history(c), api='gemini', model='gemini-2.5-flash')
+    with pytest.raises(InputError, match='needs data or a file_uri'):
+        mk_msgs([dict(type='human', data=dict(type='human', content=[dict(type='media', mime_type='image/png')]))],
+                api='gemini')
+
+def oracle_png_b64():
+    import base64, io
+    from PIL import Image
+    b = io.BytesIO(); Image.new('RGB', (4, 4)).save(b, 'PNG')
+    return base64.b64encode(b.getvalue()).decode()

@@ -12,7 +12,7 @@ from ..sniff import *
 from ..parts import *
 from ..mediapart import *
 from ..losses import lose
-from ..registry import reader, Reader
+from ..registry import reader, Reader, all_adapters
 from ..history import *
 
 # %% ../../nbs/17_langchain.ipynb #7e94b716
@@ -65,6 +65,39 @@ def _media(b, kind)->Part:
     raise InputError(f"A LangChain {kind} block needs a url, base64 data or a file_id: {str(b)[:80]}")
 
 # %% ../../nbs/17_langchain.ipynb #1d487aca
+def _secs(v):
+    "An offset in seconds: a `'10s'` string, a number, or a `{'seconds', 'nanos'}` duration (else `None`)"
+    if isinstance(v, bool) or v is None: return None
+    if isinstance(v, (int,float)): return float(v)
+    if isinstance(v, str) and v.endswith('s'):
+        try: return float(v[:-1])
+        except ValueError: return None
+    if isinstance(v, dict): return float(v.get('seconds', 0)) + float(v.get('nanos', 0))/1e9
+    return None
+
+def _video_meta(vm):
+    "Gemini's `video_metadata` of a media block's, offsets as durations, or a clear error for offsets Gemini fails on"
+    if not isinstance(vm, dict):
+        raise InputTypeError(f"A media block's video_metadata is a dict, not {type(vm).__name__}")
+    out = {k:v for k,v in vm.items() if k not in ('start_offset','startOffset','end_offset','endOffset')}
+    s,e = (_secs(vm.get(k, vm.get(c))) for k,c in (('start_offset','startOffset'),('end_offset','endOffset')))
+    if any(x is not None and x<0 for x in (s,e)) or None not in (s,e) and s>e:
+        raise InputError(f"A media block's video_metadata needs offsets of 0 or more, start_offset before end_offset "
+                         f"(Gemini answers other offsets with a 500): {vm}")
+    return {**out, **{k:f'{x:g}s' for k,x in (('start_offset',s),('end_offset',e)) if x is not None}}
+
+def _gmedia(b)->Part:
+    "langchain-google's `media` block: Gemini's `inline_data` or `file_data` part (with its `video_metadata`)"
+    mt = b.get('mime_type')
+    if 'data' in b:
+        if not mt: raise InputError(f"A LangChain media block with data needs its mime_type: {str(b)[:80]}")
+        p = {'inline_data':{'data':b['data'], 'mime_type':mt}}
+    elif isinstance(u := b.get('file_uri'), str): p = {'file_data':{'file_uri':u, **({'mime_type':mt} if mt else {})}}
+    else: raise InputError(f"A LangChain media block needs data or a file_uri: {str(b)[:80]}")
+    if b.get('video_metadata') is not None: p['video_metadata'] = _video_meta(b['video_metadata'])
+    return read_part(p)
+
+# %% ../../nbs/17_langchain.ipynb #22eeaa6f
 def _lc_block(b)->Part|None:
     if isinstance(b, str): return text_part(b)
     t = b.get('type')
@@ -97,10 +130,19 @@ def _lc_block(b)->Part|None:
     # a server tool ran at the provider (web search, code execution): its call and result go back to no API as such
     if t in ('server_tool_call','server_tool_result','server_tool_call_chunk'): return opaque_part('langchain', b)
     if t=='json': return text_part(json.dumps(b.get('json'), ensure_ascii=False))
+    if t=='media': return _gmedia(b)
+    if t=='function_call_signature': return None  # a call's signature: `_ai_parts` puts it on the call
     # langchain-aws's form of Bedrock's reasoning (a Claude signature: Anthropic's and Bedrock's alike)
     if t=='reasoning_content' and isinstance(rc := b.get('reasoningContent'), dict):
         return thinking_part(rc.get('text') or '', rc.get('signature'))
     if t=='non_standard': return read_part(b['value'], in_msg=True)
+    # a tool call or its output kept in the content as the provider's own top-level item: langchain-openai keeps
+    # Responses items such as `apply_patch_call` there and sends them back as items (`_construct_responses_api_input`;
+    # its test_base.py::test__construct_responses_api_input_apply_patch_round_trip). Read as that item where it fits the
+    # item's form exactly; other such blocks (a configuration or tools update, Anthropic's compaction) stay unknown
+    if (isinstance(t, str) and t.endswith(('_call','_call_output')) and owner(b) is None
+        and (src := next((o for o in all_adapters() if o.fits_item(b)), None))
+        and len(ps := parse_with(src, b, 'item')[1])==1): return ps[0]
     return read_part(b, in_msg=True)  # a provider's own block (Anthropic's thinking and tool_use, OpenAI's image_url)
 
 # %% ../../nbs/17_langchain.ipynb #1284115a
@@ -110,6 +152,27 @@ def _invalid(o)->Part:
     lose(f"the arguments of the invalid tool call {n} ({o.get('id')})",
          f"they are not valid JSON ({o.get('error') or str(o.get('args'))[:40]}): sent as {{}}")
     return tool_call_part(o.get('id'), n, {})
+
+_sig_map = '__gemini_function_call_thought_signatures__'  # langchain-google-genai's `additional_kwargs` key
+
+def _signed(d, ps)->list:
+    "Parts `ps` of AI message dict `d`, its calls carrying the Gemini thought signatures langchain-google keeps apart"
+    by_id = (d.get('additional_kwargs') or {}).get(_sig_map) or {}
+    prov = (d.get('response_metadata') or {}).get('model_provider')
+    # `function_call_signature` blocks, by the index of the call in `tool_calls` (else in the order they come), only
+    # from Google's own models (langchain-google-genai's `_function_call_signatures_from_content`)
+    blocks = [o for o in d.get('content') or [] if isinstance(o, dict) and o.get('type')=='function_call_signature'
+              and isinstance(o.get('signature'), (str,bytes)) and o['signature']]
+    own = prov in (None,'google_genai','google_vertexai')
+    by_ix = {o.get('index', i):o['signature'] for i,o in enumerate(blocks)} if own else {}
+    if not by_id and not by_ix: return ps
+    ids = [o.get('id') for o in d.get('tool_calls') or []]
+    def sig(p):
+        s = by_id.get(p.id) if isinstance(by_id, dict) else None
+        return s or (by_ix.get(ids.index(p.id)) if p.id in ids else None)
+    return [with_fields(p, native={'function_call':{'id':p.id, 'name':p.name, 'args':p.args}, 'thought_signature':s},
+                        extras=['thought_signature'])
+            if p.type=='tool_call' and (s := sig(p)) else p for p in ps]
 
 def _ai_parts(d, ps)->list:
     "The parts of AI message dict `d`: those of its content (`ps`), and what LangChain's own fields add"
@@ -127,6 +190,7 @@ def _ai_parts(d, ps)->list:
     ps += [tool_call_part(o.get('id'), o['name'], tool_args(o.get('args'), o['name']))
            for o in d.get('tool_calls') or [] if o.get('id') not in have or o.get('id') is None]
     ps += [_invalid(o) for o in d.get('invalid_tool_calls') or [] if o.get('id') not in have or o.get('id') is None]
+    ps = _signed(d, ps)
     fc = kw.get('function_call')  # the legacy function-calling API, through langchain-openai
     if isinstance(fc, dict) and not d.get('tool_calls'):
         ps.append(tool_call_part(None, fc['name'], tool_args(fc.get('arguments'), fc['name'])))
