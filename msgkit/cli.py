@@ -301,5 +301,5 @@ def _warn(ws):
 
 
 # %% ../nbs/55_cli.ipynb #0b9f0bf0
-#| eval: false
-if __name__=='__main__': sys.exit(main())
+# run as a script (`python -m msgkit.cli`), not in this notebook's kernel, whose `__name__` is `'__main__'` too
+if __name__=='__main__' and '__file__' in globals(): sys.exit(main())
