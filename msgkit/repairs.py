@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['where_of', 'pair_ids', 'unique_ids', 'tool_groups', 'results_first', 'fit_id', 'map_ids', 'fit_name', 'map_names',
-           'server_results', 'foreign_in_results', 'chk_start', 'repair', 'system_parts', 'lift_system']
+           'server_results', 'foreign_in_results', 'chk_start', 'repairs_needed', 'repair', 'system_parts',
+           'lift_system']
 
 # %% ../nbs/10_repairs.ipynb #c74d695a
 import re
@@ -29,19 +30,23 @@ def pair_ids(turns:list, needs_ids=True, history=True)->list:
     "Turns whose tool results carry their call's name, and (if `needs_ids`) whose id-less calls and results share ids"
     names,pending,seen,out = {},{},{},[]
     for t in turns:
-        ps = []
-        for p in t.parts:
-            if p.type in ('tool_call','tool_result'): _chk_id(p)
-            if p.type=='tool_call':
-                if p.id is None and needs_ids: p = edit_part(p, id=next_call_id(seen, p.name, p.args))
-                names[p.id] = p.name
-                pending.setdefault(p.name, []).append(p.id)
-            elif p.type=='tool_result':
+        ps,edited = [],False  # (a turn none of whose parts changed goes on as it is)
+        for p in t['parts']:
+            typ = p['type']  # (read once, as a dict's: this loop sees every part of the history)
+            if typ!='tool_call' and typ!='tool_result':
+                ps.append(p); continue
+            _chk_id(p)
+            if typ=='tool_call':
+                if p['id'] is None and needs_ids: p,edited = edit_part(p, id=next_call_id(seen, p.name, p.args)),True
+                names[p['id']] = p['name']
+                pending.setdefault(p['name'], []).append(p['id'])
+            else:
+                i = p['id']
                 # the call's name, derived: the block it came as still says what it said
-                if not p.get('name') and p.id in names: p = Part({**p, 'name':names[p.id]})
+                if not p.get('name') and i in names: p,edited = Part({**p, 'name':names[i]}),True
                 # a call answered by its id awaits no id-less result (Gemini's, later in a mixed history)
-                if p.id is not None and p.id in (q := pending.get(names.get(p.id), [])): q.remove(p.id)
-                if p.id is None:  # #17E1: Gemini's too (it pairs by name, and needs one)
+                if i is not None and i in (q := pending.get(names.get(i), [])): q.remove(i)
+                if i is None:  # #17E1: Gemini's too (it pairs by name, and needs one)
                     # a result that names no tool either answers the oldest call still open (Ollama's, by position)
                     q = pending.get(p.name) if p.name is not None else next((v for v in pending.values() if v), None)
                     # #17E1: no API takes a result without its call (OpenAI: "messages with role 'tool' must be a
@@ -53,10 +58,10 @@ def pair_ids(turns:list, needs_ids=True, history=True)->list:
                         lose(f"tool result for tool {p.name!r}", "it has no call id and no call before it: its "
                              "content sent as the user's text (pass the call to mk_toolres to send it as a result)",
                              where_of(t))
-                        ps += p.content or []; continue
-                    if needs_ids: p = edit_part(p, id=q.pop(0))
+                        ps += p.content or []; edited = True; continue
+                    if needs_ids: p,edited = edit_part(p, id=q.pop(0)),True
             ps.append(p)
-        out.append(_edited(t, ps))
+        out.append(_edited(t, ps) if edited else t)
     return out
 
 def _edited(t, ps):
@@ -335,6 +340,69 @@ def chk_start(turns, ad):
         raise InputError(f"api={ad.name!r} needs a history that starts with a user turn; {where_of(t)} is the "
                          "assistant's (a history cut to a window should start at a user turn)")
 
+_STEPS = ('pair_ids', 'unique_ids', 'tool_groups', 'results_first', 'map_ids', 'map_names', 'server_results',
+          'foreign_in_results')  # the order `repair` runs them in
+_ALL = frozenset(_STEPS)
+
+def _run(k, turns, ad, history, open_calls):
+    "Repair `k` of `turns` for `ad`"
+    if k=='pair_ids': return pair_ids(turns, ad.needs_ids, history)
+    if k=='unique_ids': return unique_ids(turns, ad)
+    if k=='tool_groups': return tool_groups(turns, open_calls)
+    if k=='results_first': return results_first(turns)
+    if k=='map_ids': return map_ids(turns, ad.id_chars, ad.id_max)
+    if k=='map_names': return map_names(turns, ad)
+    return server_results(turns, ad) if k=='server_results' else foreign_in_results(turns, ad)
+
+def _id_fits(ad):
+    "A quick test that `fit_id` leaves an id as it is for `ad` (`None`: every id fits)"
+    if ad.id_chars is None and ad.id_max is None: return None
+    ok = re.compile(f'[{ad.id_chars}]+').fullmatch if ad.id_chars is not None else bool
+    return lambda i: ok(i) and (ad.id_max is None or len(i)<=ad.id_max)
+
+def repairs_needed(
+    turns:list, # Neutral turns
+    ad, # The target's adapter
+    open_calls:bool=True, # As `repair` takes it
+)->set:
+    "The repairs (of `_STEPS`) that would change `turns` for `ad`, found in one walk; each the others can't rule out"
+    need,called,calls,asked,got,side,words,tool,named = set(),set(),set(),set(),set(),None,False,False,{}
+    fits = _id_fits(ad)
+    for t in turns:
+        s = t['role']
+        s = s if s=='user' or s=='assistant' else 'system'
+        if s!=side:  # a new run: the one before it must be a complete tool group
+            if side=='assistant' and calls and s!='user' or side=='user' and got!=asked: need.add('tool_groups')
+            asked = calls if side=='assistant' else set()
+            calls,got,side,words = set(),set(),s,False
+        for p in t['parts']:
+            typ = p['type']
+            if typ!='tool_call' and typ!='tool_result':
+                words = True; continue
+            tool,i,n = True,p.get('id'),p.get('name')
+            # what only the repairs themselves sort out (no id, a call outside the model's turn, a result inside it,
+            # arguments that are no object, odd content): every repair runs, as it would on its own
+            if type(i) is not str or n is not None and type(n) is not str: return set(_ALL)
+            if typ=='tool_call':
+                if s!='assistant' or type(p.get('args')) is not dict: return set(_ALL)
+                if i in called: need.add('unique_ids')
+                called.add(i); calls.add(i)
+            else:
+                c = p.get('content')
+                if s!='user' or type(c) is not list: return set(_ALL)
+                if not n and i in called: need.add('pair_ids')  # its call's name to add
+                if i in got or i not in asked: need.add('tool_groups')  # two results for a call; or no call before
+                if words: need.add('results_first')
+                got.add(i)
+                if any(type(o) is not Part or o.get('type') in ('opaque','thinking',None) for o in c):
+                    need.add('foreign_in_results')
+            if fits is not None and not fits(i) and fit_id(i, ad.id_chars, ad.id_max)!=i: need.add('map_ids')
+            if n and ad.name_chars is not None:
+                if n not in named: named[n] = fit_name(n, ad.name_chars, ad.name_max, ad.name_first)!=n
+                if named[n]: need.add('map_names')
+    if side=='assistant' and calls and not open_calls or side=='user' and got!=asked: need.add('tool_groups')
+    return need if tool else set()
+
 def repair(
     turns:list, # Neutral turns
     ad, # The target's adapter
@@ -342,10 +410,11 @@ def repair(
     open_calls:bool=True, # Keep the last turn's calls that await results (`mk_msgs`), or leave them out (`mk_request`)
 )->list:
     "`turns` repaired for adapter `ad`: ids paired, unique and fitted, names fitted, and (for a `history`) tool groups"
-    if any(p['type'] in ('tool_call','tool_result') for t in turns for p in t['parts']):  # nothing to do otherwise
-        turns = unique_ids(pair_ids(turns, ad.needs_ids, history), ad)
-        if history: turns = results_first(tool_groups(turns, open_calls))
-        turns = foreign_in_results(server_results(map_names(map_ids(turns, ad.id_chars, ad.id_max), ad), ad), ad)
+    need = repairs_needed(turns, ad, open_calls)
+    for k in _STEPS:
+        if k not in need or not history and k in ('tool_groups','results_first'): continue
+        r = _run(k, turns, ad, history, open_calls)
+        if r is not turns: turns,need = r,repairs_needed(r, ad, open_calls)  # what is left to do, of what it gave
     if history: chk_start(turns, ad)
     return turns
 
