@@ -84,9 +84,9 @@ def unique_ids(
     seen,open_,last,out,prev,mine = set(),{},{},[],None,set()
     for t in turns:
         if t.role=='assistant' and prev!='assistant': open_,mine = {},set()  # a new model turn: earlier calls are done
-        prev,ps = t.role,[]
+        prev,ps = t['role'],[]
         for p in t.parts:
-            if p.type=='tool_call' and p.id is not None:
+            if p['type']=='tool_call' and p.id is not None:
                 i = p.id
                 # #17E2: an id an earlier turn used, in an item exactly of the target `ad`'s own form, goes back as is
                 # (item 10: a same-API replay is byte-identical): api.anthropic.com answered 200 to such a history
@@ -96,7 +96,7 @@ def unique_ids(
                     i = next(f"{p.id}_{n}" for n in range(2, len(seen)+3) if f"{p.id}_{n}" not in seen)
                 seen.add(i); mine.add(i); open_.setdefault(p.id, []).append(i); last[p.id] = i
                 if i!=p.id: p = edit_part(p, id=i)
-            elif p.type=='tool_result' and p.id in last:
+            elif p['type']=='tool_result' and p.id in last:
                 q = open_.get(p.id)
                 i = q.pop(0) if q else last[p.id]  # a second result answers the same call (`tool_groups` keeps one)
                 if i!=p.id: p = edit_part(p, id=i)
@@ -105,20 +105,20 @@ def unique_ids(
     return out
 
 # %% ../nbs/10_repairs.ipynb #de7d6ca5
-def _side(t): return t.role if t.role in ('user','assistant') else 'system'
+def _side(t): return t['role'] if t['role'] in ('user','assistant') else 'system'
 
 def _runs(turns):
     "`(start, end)` of each run of consecutive turns of one side"
-    runs,i = [],0
+    runs,i,sides = [],0,[_side(t) for t in turns]
     while i<len(turns):
         j = i
-        while j<len(turns) and _side(turns[j])==_side(turns[i]): j += 1
+        while j<len(turns) and sides[j]==sides[i]: j += 1
         runs.append((i, j))
         i = j
     return runs
 
 def _parts_of(turns, a, b, typ):
-    return [(i,j,p) for i in range(a,b) for j,p in enumerate(turns[i].parts) if p.type==typ]
+    return [(i,j,p) for i in range(a,b) for j,p in enumerate(turns[i]['parts']) if p['type']==typ]
 
 def _chk_args(calls):
     for i,j,p in calls:
@@ -192,8 +192,8 @@ def _uncalled_own(turns, a, b, drop):
     seen = set()
     for i in range(a, b):
         for j,p in enumerate(turns[i].parts):
-            if p.type=='tool_call': seen.add(p.id if p.id is not None else p.name)
-            if p.type=='tool_result' and (p.id if p.id is not None else p.get('name')) not in seen:
+            if p['type']=='tool_call': seen.add(p.id if p.id is not None else p.name)
+            if p['type']=='tool_result' and (p.id if p.id is not None else p.get('name')) not in seen:
                 # "unexpected tool_use_id found in tool_result blocks" (Anthropic), "No tool call found for function
                 # call output with call_id" (OpenAI): every API refuses a result whose call it was not sent
                 drop.add((i,j))
@@ -216,12 +216,12 @@ def results_first(
     out,runs = [],_runs(turns)
     for k,(a,b) in enumerate(runs):
         ts = turns[a:b]
-        kinds = [p.type=='tool_result' for t in ts for p in t.parts]
+        kinds = [p['type']=='tool_result' for t in ts for p in t.parts]
         last = len(kinds)-kinds[::-1].index(True) if True in kinds else 0  # after the last result
         if _side(turns[a])!='user' or not k or False not in kinds[:last]:
             out += ts; continue
-        res = [edit_turn(t, [p for p in t.parts if p.type=='tool_result']) for t in ts]
-        rest = [edit_turn(t, [p for p in t.parts if p.type!='tool_result']) for t in ts]
+        res = [edit_turn(t, [p for p in t.parts if p['type']=='tool_result']) for t in ts]
+        rest = [edit_turn(t, [p for p in t.parts if p['type']!='tool_result']) for t in ts]
         lose("the user's words after tool calls", "moved after the tool results of the calls they follow "
              "(every API takes those results first)", where_of(ts[0]))
         out += [t for t in res+rest if t.parts]
@@ -244,7 +244,7 @@ def map_ids(turns:list, chars=None, mx=None)->list:
     out = []
     for t in turns:
         ps = [edit_part(p, id=fit_id(p.id, chars, mx))
-              if p.type in ('tool_call','tool_result') and fit_id(p.id, chars, mx)!=p.id else p for p in t.parts]
+              if p['type'] in ('tool_call','tool_result') and fit_id(p.id, chars, mx)!=p.id else p for p in t.parts]
         out.append(_edited(t, ps))
     return out
 
@@ -266,7 +266,7 @@ def map_names(turns:list, ad)->list:
     for t in turns:
         ps = []
         for j,p in enumerate(t.parts):
-            n = p.get('name') if p.type in ('tool_call','tool_result') else None
+            n = p.get('name') if p['type'] in ('tool_call','tool_result') else None
             if n and (m := fit_name(n, ad.name_chars, ad.name_max, ad.name_first))!=n:
                 lose(f"tool name {n!r}", f"api={ad.name!r} takes names of {ad.name_chars}: sent as {m!r}",
                      where_of(t, j))
@@ -297,8 +297,8 @@ def server_results(
     "Turns whose tool results sit in user turns, save those `ad` takes as it wrote them in the model's own turn"
     out = []
     for t in turns:
-        tool = [p for p in t.parts if p.type in ('tool_call','tool_result')]
-        if t.role!='assistant' or not any(p.type=='tool_result' for p in tool) or \
+        tool = [p for p in t.parts if p['type'] in ('tool_call','tool_result')]
+        if t['role']!='assistant' or not any(p['type']=='tool_result' for p in tool) or \
            all(p.get('native') is not None and ad.owns(p.native) for p in tool): out.append(t)
         else: out += _split_results(t, ad)
     return out
@@ -325,7 +325,7 @@ def foreign_in_results(
     for t in turns:
         ps = []
         for j,p in enumerate(t.parts):
-            if p.type=='tool_result' and any(o.type in ('opaque','thinking') for o in p.content):
+            if p['type']=='tool_result' and any(o.type in ('opaque','thinking') for o in p.content):
                 c = [_in_result(o, ad, where_of(t, j)) for o in p.content]
                 if any(a is not b for a,b in zip(c, p.content)): p = edit_part(p, content=[o for o in c if o])
             ps.append(p)
@@ -340,6 +340,7 @@ def chk_start(turns, ad):
         raise InputError(f"api={ad.name!r} needs a history that starts with a user turn; {where_of(t)} is the "
                          "assistant's (a history cut to a window should start at a user turn)")
 
+# %% ../nbs/10_repairs.ipynb #67b8fd73
 _STEPS = ('pair_ids', 'unique_ids', 'tool_groups', 'results_first', 'map_ids', 'map_names', 'server_results',
           'foreign_in_results')  # the order `repair` runs them in
 _ALL = frozenset(_STEPS)
@@ -414,7 +415,10 @@ def repair(
     for k in _STEPS:
         if k not in need or not history and k in ('tool_groups','results_first'): continue
         r = _run(k, turns, ad, history, open_calls)
-        if r is not turns: turns,need = r,repairs_needed(r, ad, open_calls)  # what is left to do, of what it gave
+        if r is turns: continue
+        # what is left to do, of what it gave; a history `pair_ids` only gave its results' names to (its one need
+        # that `repairs_needed` names alone) needs what it needed
+        turns,need = r,(need if k=='pair_ids' and need!=_ALL else repairs_needed(r, ad, open_calls))
     if history: chk_start(turns, ad)
     return turns
 
