@@ -341,25 +341,13 @@ def chk_start(turns, ad):
                          "assistant's (a history cut to a window should start at a user turn)")
 
 # %% ../nbs/10_repairs.ipynb #67b8fd73
-_STEPS = ('pair_ids', 'unique_ids', 'tool_groups', 'results_first', 'map_ids', 'map_names', 'server_results',
-          'foreign_in_results')  # the order `repair` runs them in
+_STEPS = dict(  # the repairs in the order `repair` runs them, each of (turns, ad, history, open_calls)
+    pair_ids=lambda ts,ad,h,oc: pair_ids(ts, ad.needs_ids, h), unique_ids=lambda ts,ad,h,oc: unique_ids(ts, ad),
+    tool_groups=lambda ts,ad,h,oc: tool_groups(ts, oc), results_first=lambda ts,ad,h,oc: results_first(ts),
+    map_ids=lambda ts,ad,h,oc: map_ids(ts, ad.id_chars, ad.id_max), map_names=lambda ts,ad,h,oc: map_names(ts, ad),
+    server_results=lambda ts,ad,h,oc: server_results(ts, ad),
+    foreign_in_results=lambda ts,ad,h,oc: foreign_in_results(ts, ad))
 _ALL = frozenset(_STEPS)
-
-def _run(k, turns, ad, history, open_calls):
-    "Repair `k` of `turns` for `ad`"
-    if k=='pair_ids': return pair_ids(turns, ad.needs_ids, history)
-    if k=='unique_ids': return unique_ids(turns, ad)
-    if k=='tool_groups': return tool_groups(turns, open_calls)
-    if k=='results_first': return results_first(turns)
-    if k=='map_ids': return map_ids(turns, ad.id_chars, ad.id_max)
-    if k=='map_names': return map_names(turns, ad)
-    return server_results(turns, ad) if k=='server_results' else foreign_in_results(turns, ad)
-
-def _id_fits(ad):
-    "A quick test that `fit_id` leaves an id as it is for `ad` (`None`: every id fits)"
-    if ad.id_chars is None and ad.id_max is None: return None
-    ok = re.compile(f'[{ad.id_chars}]+').fullmatch if ad.id_chars is not None else bool
-    return lambda i: ok(i) and (ad.id_max is None or len(i)<=ad.id_max)
 
 def repairs_needed(
     turns:list, # Neutral turns
@@ -368,7 +356,8 @@ def repairs_needed(
 )->set:
     "The repairs (of `_STEPS`) that would change `turns` for `ad`, found in one walk; each the others can't rule out"
     need,called,calls,asked,got,side,words,tool,named = set(),set(),set(),set(),set(),None,False,False,{}
-    fits = _id_fits(ad)
+    fits,mx = ad.id_chars is not None or ad.id_max is not None,ad.id_max if ad.id_max is not None else float('inf')
+    ok = re.compile(f'[{ad.id_chars}]+' if ad.id_chars is not None else '.*', re.S).fullmatch  # (as `fit_id` sees it)
     for t in turns:
         s = t['role']
         s = s if s=='user' or s=='assistant' else 'system'
@@ -397,7 +386,7 @@ def repairs_needed(
                 got.add(i)
                 if any(type(o) is not Part or o.get('type') in ('opaque','thinking',None) for o in c):
                     need.add('foreign_in_results')
-            if fits is not None and not fits(i) and fit_id(i, ad.id_chars, ad.id_max)!=i: need.add('map_ids')
+            if fits and not (ok(i) and len(i)<=mx) and fit_id(i, ad.id_chars, ad.id_max)!=i: need.add('map_ids')
             if n and ad.name_chars is not None:
                 if n not in named: named[n] = fit_name(n, ad.name_chars, ad.name_max, ad.name_first)!=n
                 if named[n]: need.add('map_names')
@@ -414,10 +403,8 @@ def repair(
     need = repairs_needed(turns, ad, open_calls)
     for k in _STEPS:
         if k not in need or not history and k in ('tool_groups','results_first'): continue
-        r = _run(k, turns, ad, history, open_calls)
-        if r is turns: continue
-        # what is left to do, of what it gave; a history `pair_ids` only gave its results' names to (its one need
-        # that `repairs_needed` names alone) needs what it needed
+        if (r := _STEPS[k](turns, ad, history, open_calls)) is turns: continue
+        # what is left to do of what it gave (the same after `pair_ids` gave results their names, all it found to do)
         turns,need = r,(need if k=='pair_ids' and need!=_ALL else repairs_needed(r, ad, open_calls))
     if history: chk_start(turns, ad)
     return turns
