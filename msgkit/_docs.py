@@ -1941,6 +1941,13 @@ docs = {
     'Parameters:\n'
     '    turns: (not documented)\n'
     '    ad: (not documented)',
+'msgkit.repairs.repairs_needed':
+    "The repairs (of `_STEPS`) that would change `turns` for `ad`, found in one walk; each the others can't rule out\n"
+    '\n'
+    'Parameters:\n'
+    '    turns: Neutral turns\n'
+    "    ad: The target's adapter\n"
+    '    open_calls: As `repair` takes it (default True)',
 'msgkit.repairs.repair':
     '`turns` repaired for adapter `ad`: ids paired, unique and fitted, names fitted, and (for a `history`) tool groups\n'
     '\n'

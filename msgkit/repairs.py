@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['where_of', 'pair_ids', 'unique_ids', 'tool_groups', 'results_first', 'fit_id', 'map_ids', 'fit_name', 'map_names',
-           'server_results', 'foreign_in_results', 'chk_start', 'repair', 'system_parts', 'lift_system']
+           'server_results', 'foreign_in_results', 'chk_start', 'repairs_needed', 'repair', 'system_parts',
+           'lift_system']
 
 # %% ../nbs/10_repairs.ipynb #c74d695a
 import re
@@ -29,19 +30,23 @@ def pair_ids(turns:list, needs_ids=True, history=True)->list:
     "Turns whose tool results carry their call's name, and (if `needs_ids`) whose id-less calls and results share ids"
     names,pending,seen,out = {},{},{},[]
     for t in turns:
-        ps = []
-        for p in t.parts:
-            if p.type in ('tool_call','tool_result'): _chk_id(p)
-            if p.type=='tool_call':
-                if p.id is None and needs_ids: p = edit_part(p, id=next_call_id(seen, p.name, p.args))
-                names[p.id] = p.name
-                pending.setdefault(p.name, []).append(p.id)
-            elif p.type=='tool_result':
+        ps,edited = [],False  # (a turn none of whose parts changed goes on as it is)
+        for p in t['parts']:
+            typ = p['type']  # (read once, as a dict's: this loop sees every part of the history)
+            if typ!='tool_call' and typ!='tool_result':
+                ps.append(p); continue
+            _chk_id(p)
+            if typ=='tool_call':
+                if p['id'] is None and needs_ids: p,edited = edit_part(p, id=next_call_id(seen, p.name, p.args)),True
+                names[p['id']] = p['name']
+                pending.setdefault(p['name'], []).append(p['id'])
+            else:
+                i = p['id']
                 # the call's name, derived: the block it came as still says what it said
-                if not p.get('name') and p.id in names: p = Part({**p, 'name':names[p.id]})
+                if not p.get('name') and i in names: p,edited = Part({**p, 'name':names[i]}),True
                 # a call answered by its id awaits no id-less result (Gemini's, later in a mixed history)
-                if p.id is not None and p.id in (q := pending.get(names.get(p.id), [])): q.remove(p.id)
-                if p.id is None:  # #17E1: Gemini's too (it pairs by name, and needs one)
+                if i is not None and i in (q := pending.get(names.get(i), [])): q.remove(i)
+                if i is None:  # #17E1: Gemini's too (it pairs by name, and needs one)
                     # a result that names no tool either answers the oldest call still open (Ollama's, by position)
                     q = pending.get(p.name) if p.name is not None else next((v for v in pending.values() if v), None)
                     # #17E1: no API takes a result without its call (OpenAI: "messages with role 'tool' must be a
@@ -53,10 +58,10 @@ def pair_ids(turns:list, needs_ids=True, history=True)->list:
                         lose(f"tool result for tool {p.name!r}", "it has no call id and no call before it: its "
                              "content sent as the user's text (pass the call to mk_toolres to send it as a result)",
                              where_of(t))
-                        ps += p.content or []; continue
-                    if needs_ids: p = edit_part(p, id=q.pop(0))
+                        ps += p.content or []; edited = True; continue
+                    if needs_ids: p,edited = edit_part(p, id=q.pop(0)),True
             ps.append(p)
-        out.append(_edited(t, ps))
+        out.append(_edited(t, ps) if edited else t)
     return out
 
 def _edited(t, ps):
@@ -79,9 +84,9 @@ def unique_ids(
     seen,open_,last,out,prev,mine = set(),{},{},[],None,set()
     for t in turns:
         if t.role=='assistant' and prev!='assistant': open_,mine = {},set()  # a new model turn: earlier calls are done
-        prev,ps = t.role,[]
+        prev,ps = t['role'],[]
         for p in t.parts:
-            if p.type=='tool_call' and p.id is not None:
+            if p['type']=='tool_call' and p.id is not None:
                 i = p.id
                 # #17E2: an id an earlier turn used, in an item exactly of the target `ad`'s own form, goes back as is
                 # (item 10: a same-API replay is byte-identical): api.anthropic.com answered 200 to such a history
@@ -91,7 +96,7 @@ def unique_ids(
                     i = next(f"{p.id}_{n}" for n in range(2, len(seen)+3) if f"{p.id}_{n}" not in seen)
                 seen.add(i); mine.add(i); open_.setdefault(p.id, []).append(i); last[p.id] = i
                 if i!=p.id: p = edit_part(p, id=i)
-            elif p.type=='tool_result' and p.id in last:
+            elif p['type']=='tool_result' and p.id in last:
                 q = open_.get(p.id)
                 i = q.pop(0) if q else last[p.id]  # a second result answers the same call (`tool_groups` keeps one)
                 if i!=p.id: p = edit_part(p, id=i)
@@ -100,20 +105,20 @@ def unique_ids(
     return out
 
 # %% ../nbs/10_repairs.ipynb #de7d6ca5
-def _side(t): return t.role if t.role in ('user','assistant') else 'system'
+def _side(t): return t['role'] if t['role'] in ('user','assistant') else 'system'
 
 def _runs(turns):
     "`(start, end)` of each run of consecutive turns of one side"
-    runs,i = [],0
+    runs,i,sides = [],0,[_side(t) for t in turns]
     while i<len(turns):
         j = i
-        while j<len(turns) and _side(turns[j])==_side(turns[i]): j += 1
+        while j<len(turns) and sides[j]==sides[i]: j += 1
         runs.append((i, j))
         i = j
     return runs
 
 def _parts_of(turns, a, b, typ):
-    return [(i,j,p) for i in range(a,b) for j,p in enumerate(turns[i].parts) if p.type==typ]
+    return [(i,j,p) for i in range(a,b) for j,p in enumerate(turns[i]['parts']) if p['type']==typ]
 
 def _chk_args(calls):
     for i,j,p in calls:
@@ -187,8 +192,8 @@ def _uncalled_own(turns, a, b, drop):
     seen = set()
     for i in range(a, b):
         for j,p in enumerate(turns[i].parts):
-            if p.type=='tool_call': seen.add(p.id if p.id is not None else p.name)
-            if p.type=='tool_result' and (p.id if p.id is not None else p.get('name')) not in seen:
+            if p['type']=='tool_call': seen.add(p.id if p.id is not None else p.name)
+            if p['type']=='tool_result' and (p.id if p.id is not None else p.get('name')) not in seen:
                 # "unexpected tool_use_id found in tool_result blocks" (Anthropic), "No tool call found for function
                 # call output with call_id" (OpenAI): every API refuses a result whose call it was not sent
                 drop.add((i,j))
@@ -211,12 +216,12 @@ def results_first(
     out,runs = [],_runs(turns)
     for k,(a,b) in enumerate(runs):
         ts = turns[a:b]
-        kinds = [p.type=='tool_result' for t in ts for p in t.parts]
+        kinds = [p['type']=='tool_result' for t in ts for p in t.parts]
         last = len(kinds)-kinds[::-1].index(True) if True in kinds else 0  # after the last result
         if _side(turns[a])!='user' or not k or False not in kinds[:last]:
             out += ts; continue
-        res = [edit_turn(t, [p for p in t.parts if p.type=='tool_result']) for t in ts]
-        rest = [edit_turn(t, [p for p in t.parts if p.type!='tool_result']) for t in ts]
+        res = [edit_turn(t, [p for p in t.parts if p['type']=='tool_result']) for t in ts]
+        rest = [edit_turn(t, [p for p in t.parts if p['type']!='tool_result']) for t in ts]
         lose("the user's words after tool calls", "moved after the tool results of the calls they follow "
              "(every API takes those results first)", where_of(ts[0]))
         out += [t for t in res+rest if t.parts]
@@ -239,7 +244,7 @@ def map_ids(turns:list, chars=None, mx=None)->list:
     out = []
     for t in turns:
         ps = [edit_part(p, id=fit_id(p.id, chars, mx))
-              if p.type in ('tool_call','tool_result') and fit_id(p.id, chars, mx)!=p.id else p for p in t.parts]
+              if p['type'] in ('tool_call','tool_result') and fit_id(p.id, chars, mx)!=p.id else p for p in t.parts]
         out.append(_edited(t, ps))
     return out
 
@@ -261,7 +266,7 @@ def map_names(turns:list, ad)->list:
     for t in turns:
         ps = []
         for j,p in enumerate(t.parts):
-            n = p.get('name') if p.type in ('tool_call','tool_result') else None
+            n = p.get('name') if p['type'] in ('tool_call','tool_result') else None
             if n and (m := fit_name(n, ad.name_chars, ad.name_max, ad.name_first))!=n:
                 lose(f"tool name {n!r}", f"api={ad.name!r} takes names of {ad.name_chars}: sent as {m!r}",
                      where_of(t, j))
@@ -292,8 +297,8 @@ def server_results(
     "Turns whose tool results sit in user turns, save those `ad` takes as it wrote them in the model's own turn"
     out = []
     for t in turns:
-        tool = [p for p in t.parts if p.type in ('tool_call','tool_result')]
-        if t.role!='assistant' or not any(p.type=='tool_result' for p in tool) or \
+        tool = [p for p in t.parts if p['type'] in ('tool_call','tool_result')]
+        if t['role']!='assistant' or not any(p['type']=='tool_result' for p in tool) or \
            all(p.get('native') is not None and ad.owns(p.native) for p in tool): out.append(t)
         else: out += _split_results(t, ad)
     return out
@@ -320,7 +325,7 @@ def foreign_in_results(
     for t in turns:
         ps = []
         for j,p in enumerate(t.parts):
-            if p.type=='tool_result' and any(o.type in ('opaque','thinking') for o in p.content):
+            if p['type']=='tool_result' and any(o.type in ('opaque','thinking') for o in p.content):
                 c = [_in_result(o, ad, where_of(t, j)) for o in p.content]
                 if any(a is not b for a,b in zip(c, p.content)): p = edit_part(p, content=[o for o in c if o])
             ps.append(p)
@@ -335,6 +340,59 @@ def chk_start(turns, ad):
         raise InputError(f"api={ad.name!r} needs a history that starts with a user turn; {where_of(t)} is the "
                          "assistant's (a history cut to a window should start at a user turn)")
 
+# %% ../nbs/10_repairs.ipynb #67b8fd73
+_STEPS = dict(  # the repairs in the order `repair` runs them, each of (turns, ad, history, open_calls)
+    pair_ids=lambda ts,ad,h,oc: pair_ids(ts, ad.needs_ids, h), unique_ids=lambda ts,ad,h,oc: unique_ids(ts, ad),
+    tool_groups=lambda ts,ad,h,oc: tool_groups(ts, oc), results_first=lambda ts,ad,h,oc: results_first(ts),
+    map_ids=lambda ts,ad,h,oc: map_ids(ts, ad.id_chars, ad.id_max), map_names=lambda ts,ad,h,oc: map_names(ts, ad),
+    server_results=lambda ts,ad,h,oc: server_results(ts, ad),
+    foreign_in_results=lambda ts,ad,h,oc: foreign_in_results(ts, ad))
+_ALL = frozenset(_STEPS)
+
+def repairs_needed(
+    turns:list, # Neutral turns
+    ad, # The target's adapter
+    open_calls:bool=True, # As `repair` takes it
+)->set:
+    "The repairs (of `_STEPS`) that would change `turns` for `ad`, found in one walk; each the others can't rule out"
+    need,called,calls,asked,got,side,words,tool,named = set(),set(),set(),set(),set(),None,False,False,{}
+    fits,mx = ad.id_chars is not None or ad.id_max is not None,ad.id_max if ad.id_max is not None else float('inf')
+    ok = re.compile(f'[{ad.id_chars}]+' if ad.id_chars is not None else '.*', re.S).fullmatch  # (as `fit_id` sees it)
+    for t in turns:
+        s = t['role']
+        s = s if s=='user' or s=='assistant' else 'system'
+        if s!=side:  # a new run: the one before it must be a complete tool group
+            if side=='assistant' and calls and s!='user' or side=='user' and got!=asked: need.add('tool_groups')
+            asked = calls if side=='assistant' else set()
+            calls,got,side,words = set(),set(),s,False
+        for p in t['parts']:
+            typ = p['type']
+            if typ!='tool_call' and typ!='tool_result':
+                words = True; continue
+            tool,i,n = True,p.get('id'),p.get('name')
+            # what only the repairs themselves sort out (no id, a call outside the model's turn, a result inside it,
+            # arguments that are no object, odd content): every repair runs, as it would on its own
+            if type(i) is not str or n is not None and type(n) is not str: return set(_ALL)
+            if typ=='tool_call':
+                if s!='assistant' or type(p.get('args')) is not dict: return set(_ALL)
+                if i in called: need.add('unique_ids')
+                called.add(i); calls.add(i)
+            else:
+                c = p.get('content')
+                if s!='user' or type(c) is not list: return set(_ALL)
+                if not n and i in called: need.add('pair_ids')  # its call's name to add
+                if i in got or i not in asked: need.add('tool_groups')  # two results for a call; or no call before
+                if words: need.add('results_first')
+                got.add(i)
+                if any(type(o) is not Part or o.get('type') in ('opaque','thinking',None) for o in c):
+                    need.add('foreign_in_results')
+            if fits and not (ok(i) and len(i)<=mx) and fit_id(i, ad.id_chars, ad.id_max)!=i: need.add('map_ids')
+            if n and ad.name_chars is not None:
+                if n not in named: named[n] = fit_name(n, ad.name_chars, ad.name_max, ad.name_first)!=n
+                if named[n]: need.add('map_names')
+    if side=='assistant' and calls and not open_calls or side=='user' and got!=asked: need.add('tool_groups')
+    return need if tool else set()
+
 def repair(
     turns:list, # Neutral turns
     ad, # The target's adapter
@@ -342,10 +400,12 @@ def repair(
     open_calls:bool=True, # Keep the last turn's calls that await results (`mk_msgs`), or leave them out (`mk_request`)
 )->list:
     "`turns` repaired for adapter `ad`: ids paired, unique and fitted, names fitted, and (for a `history`) tool groups"
-    if any(p['type'] in ('tool_call','tool_result') for t in turns for p in t['parts']):  # nothing to do otherwise
-        turns = unique_ids(pair_ids(turns, ad.needs_ids, history), ad)
-        if history: turns = results_first(tool_groups(turns, open_calls))
-        turns = foreign_in_results(server_results(map_names(map_ids(turns, ad.id_chars, ad.id_max), ad), ad), ad)
+    need = repairs_needed(turns, ad, open_calls)
+    for k in _STEPS:
+        if k not in need or not history and k in ('tool_groups','results_first'): continue
+        if (r := _STEPS[k](turns, ad, history, open_calls)) is turns: continue
+        # what is left to do of what it gave (the same after `pair_ids` gave results their names, all it found to do)
+        turns,need = r,(need if k=='pair_ids' and need!=_ALL else repairs_needed(r, ad, open_calls))
     if history: chk_start(turns, ad)
     return turns
 
