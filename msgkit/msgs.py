@@ -64,18 +64,18 @@ def wrap(v, _memo=None, _d=0):
     if not isinstance(v, _nest) or isinstance(v, _wraps): return v
     # deeper, `AttrDict`s (as `mk_msgs` gave them before it left their making to `wrap`); past `MAX_DEPTH`, as it is
     if _d>32: return v if too_deep(v) else obj(v)
-    memo = {} if _memo is None else _memo
-    r = memo.get(id(v))
+    memo,i = {} if _memo is None else _memo,id(v)
+    r = memo.get(i)
     if r is not None: return r
     t = type(v)
     # a plain dict or list: copied whole in C, then only the values that nest replaced (most are text and numbers)
     if t is dict:
-        r = memo[id(v)] = Block(); dict.update(r, v)
+        r = memo[i] = Block(); dict.update(r, v)
         for k,o in v.items():
             if isinstance(o, _nest) and not isinstance(o, _wraps): dict.__setitem__(r, k, wrap(o, memo, _d+1))
         return r
     if t is list:
-        r = memo[id(v)] = Blocks(v)
+        r = memo[i] = Blocks(v)
         for i,o in enumerate(v):
             if isinstance(o, _nest) and not isinstance(o, _wraps): list.__setitem__(r, i, wrap(o, memo, _d+1))
         return r
