@@ -111,7 +111,8 @@ class Rendered(list):
     def __init__(self, msgs=(), natives=()): super().__init__(msgs); self.natives = set(natives)
 
 _seqs = (dict, list, tuple)
-_dicts,_lists = {dict, AttrDict, Msg, Block}, {list, Blocks}  # (containers that read as plain ones: no `get` of their own)
+# (containers that read as plain ones: no `get` of their own)
+_dicts,_lists = {dict, AttrDict, Msg, Block}, {list, Blocks}
 
 def _as_is(x)->bool:
     "Would `drop_none(x)` change nothing but its containers' types (no `None` in a dict, no tuple, at any depth)?"
@@ -129,7 +130,7 @@ def _as_is(x)->bool:
 def _fixed(nat, ad):
     "`ad.fix_item(drop_none(nat))`, or `None` when that would be `nat` again (which `fits_item` just refused)"
     if not _as_is(nat): return ad.fix_item(drop_none(nat))
-    f = ad.fix_item(nat)  # (`fix_item` reads content alone and builds anew what it changes, as `drop_none` would)
+    f = ad.fix_item(nat)  # (`fix_item` reads content alone, and builds anew what it changes)
     return None if f is nat else f
 
 def render_turns(turns:list, ad, kw:dict=None, fetch=None)->Rendered:
