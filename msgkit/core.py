@@ -114,7 +114,7 @@ def _texts(msgs, ad)->list|None:
         role = 'assistant' if role=='user' else 'user'
     return out
 
-def _msg(o)->Msg: return Msg(o)  # (`Msg` copies what it holds as `Block`s: no `obj` copy before it)
+
 
 # %% ../nbs/47_core.ipynb #3118a934
 @guard(HISTORY, depth=False)
@@ -135,7 +135,8 @@ def mk_msgs(
     ad.chk_opts(kw)
     chk_depth('mk_msgs', cache, ttl, cache_last_ckpt_only, fetch, fit, kw)  # `msgs` below: plain text is shallow
     if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs, ad)) is not None:
-        return History(map(_msg, ad.before_send([ad.text_msg(r, s) for r,s in tx])))  # what `tidy` leaves as it is
+        # what `tidy` leaves as it is; `Msg` copies what it holds as `Block`s (no `obj` copy before it, no call between)
+        return History(map(Msg, ad.before_send([ad.text_msg(r, s) for r,s in tx])))
     chk_depth('mk_msgs', msgs)
     ts = read_history(msgs, ad=ad)
     res = finish_msgs(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only, as_obj=False)

@@ -11,11 +11,15 @@ from .errors import too_deep
 from .parts import Turn, Part, obj
 
 # %% ../nbs/05_msgs.ipynb #1ea7c1f4
+_nest = (dict,list)  # what `wrap` wraps (`_wraps`, below: what it leaves as it is)
+
 class Msg(AttrDict):
     "A message: a plain `dict` that shows as a conversation turn (see `display`); what it holds shows itself too"
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
-        dict.update(self, {k:wrap(v) for k,v in self.items() if isinstance(v, (dict,list))})  # (what `wrap` changes)
+        for k,v in self.items():  # (values replaced in place: the keys, their order and the dict's size stay)
+            if (t := type(v)) is dict or t is list or t is not str and isinstance(v, _nest) \
+               and not isinstance(v, _wraps): dict.__setitem__(self, k, _wrap(v, {}, 0))
     def __setitem__(self, k, v): dict.__setitem__(self, k, wrap(v))
     def copy(self): return Msg(self)
 
@@ -58,16 +62,35 @@ _wraps = (Turn, Part, Block, Blocks, Msg, History)
 
 def wrap(v, _memo=None, _d=0):
     "`v` with its dicts as `Block`s, its lists as `Blocks`, to depth 32 (parts, turns and msgkit's own kept)"
-    if not isinstance(v, (dict,list)) or isinstance(v, _wraps): return v
+    if not isinstance(v, _nest) or isinstance(v, _wraps): return v
+    return _wrap(v, {} if _memo is None else _memo, _d)
+
+def _wrap(v, memo, d):
+    "`wrap` of `v`, a dict or list not among `_wraps`"
     # deeper, `AttrDict`s (as `mk_msgs` gave them before it left their making to `wrap`); past `MAX_DEPTH`, as it is
-    if _d>32: return v if too_deep(v) else obj(v)
-    memo = {} if _memo is None else _memo
-    if id(v) in memo: return memo[id(v)]
-    r = memo[id(v)] = Block() if isinstance(v, dict) else Blocks()
-    # (text and numbers, most of a message, kept without a call)
+    if d>32: return v if too_deep(v) else obj(v)
+    i = id(v)
+    r = memo.get(i)
+    if r is not None: return r
+    t = type(v)
+    # a plain dict or list: copied whole in C, then only the values that nest replaced (most are text and numbers)
+    if t is dict:
+        r = memo[i] = Block(); dict.update(r, v)
+        for k,o in v.items():
+            if (to := type(o)) is dict or to is list or to is not str and isinstance(o, _nest) \
+               and not isinstance(o, _wraps): dict.__setitem__(r, k, _wrap(o, memo, d+1))
+        return r
+    if t is list:
+        r = memo[i] = Blocks(v)
+        for j,o in enumerate(v):
+            if (to := type(o)) is dict or to is list or to is not str and isinstance(o, _nest) \
+               and not isinstance(o, _wraps): list.__setitem__(r, j, _wrap(o, memo, d+1))
+        return r
+    # a dict or list of a type of its own (an `AttrDict`, an `OrderedDict`): read as it reads itself
+    r = memo[i] = Block() if isinstance(v, dict) else Blocks()
     if isinstance(v, dict):
-        dict.update(r, {k:wrap(o, memo, _d+1) if isinstance(o, (dict,list)) else o for k,o in v.items()})
-    else: list.extend(r, [wrap(o, memo, _d+1) if isinstance(o, (dict,list)) else o for o in v])
+        dict.update(r, {k:wrap(o, memo, d+1) if isinstance(o, _nest) else o for k,o in v.items()})
+    else: list.extend(r, [wrap(o, memo, d+1) if isinstance(o, _nest) else o for o in v])
     return r
 
 # %% ../nbs/05_msgs.ipynb #acabbfcb

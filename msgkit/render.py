@@ -11,6 +11,8 @@ from .errors import *
 from .parts import *
 from .losses import lose, set_where, reset_where
 from .repairs import where_of
+from fastcore.basics import AttrDict
+from .msgs import Msg, Block, Blocks
 
 # %% ../nbs/11_render.ipynb #fb90bd91
 def chk_calls(p, role):
@@ -108,13 +110,36 @@ class Rendered(list):
     "Messages rendered for an API, and the `id`s of those that came as they are (`natives`: `tidy` may keep them apart)"
     def __init__(self, msgs=(), natives=()): super().__init__(msgs); self.natives = set(natives)
 
+_seqs = (dict, list, tuple)
+# (containers that read as plain ones: no `get` of their own)
+_dicts,_lists = {dict, AttrDict, Msg, Block}, {list, Blocks}
+
+def _as_is(x)->bool:
+    "Would `drop_none(x)` change nothing but its containers' types (no `None` in a dict, no tuple, at any depth)?"
+    t = type(x)
+    if t in _dicts:
+        for v in x.values():
+            if v is None or isinstance(v, _seqs) and not _as_is(v): return False
+        return True
+    if t in _lists:
+        for v in x:
+            if isinstance(v, _seqs) and not _as_is(v): return False
+        return True
+    return not isinstance(x, _seqs)
+
+def _fixed(nat, ad):
+    "`ad.fix_item(drop_none(nat))`, or `None` when that would be `nat` again (which `fits_item` just refused)"
+    if not _as_is(nat): return ad.fix_item(drop_none(nat))
+    f = ad.fix_item(nat)  # (`fix_item` reads content alone, and builds anew what it changes)
+    return None if f is nat else f
+
 def render_turns(turns:list, ad, kw:dict=None, fetch=None)->Rendered:
     "The messages of `ad`'s form for (repaired) `turns`: an item that fits `ad` exactly as it came, else rendered"
     out = Rendered()
     for t in turns:
         nat = t.get('native')
         # as it came, or without reply-only fields
-        if nat is not None and (ad.fits_item(nat) or ad.fits_item(nat := ad.fix_item(drop_none(nat)))):
+        if nat is not None and (ad.fits_item(nat) or (nat := _fixed(nat, ad)) is not None and ad.fits_item(nat)):
             out.append(o := ad.fix_item(_copied(nat)))
             out.natives.add(id(o))
         else: out += render_turn(t, ad, kw, fetch)

@@ -561,7 +561,11 @@ def tidy(self:AnthropicAdapter, msgs):
     # doc): turns merged where msgkit made them, those that came in this form left as they are (#17: same-API replay),
     # but tool results, which must be in the turn right after their calls, always joined ("each tool_use block must have
     # a corresponding tool_result block in the next message": `mk_toolres` gives a message a result)
-    keep = {i for i in getattr(msgs, 'natives', ()) if i not in _results_at(msgs)}
+    # (the messages holding results found once, not once for each message that came as it is: #22's 200-message tool
+    # history had 100 such, and this line was half of `mk_msgs`)
+    nat = getattr(msgs, 'natives', ())
+    res = _results_at(msgs) if nat else ()
+    keep = {i for i in nat if i not in res}
     msgs = [o for i,m in enumerate(msgs) if (o := _unblank(m, i==0 and len(msgs)>1)) is not None]
     msgs = [_results_first(m) for m in Adapter.tidy(self, msgs, keep)]
     for i,m in enumerate(msgs):

@@ -376,7 +376,8 @@ def _blob(b, k='bytes'):
 def _fix_blobs(blocks):
     for o in blocks:
         for kind in _kinds:
-            if kind in o and 'source' in o[kind]: _blob(o[kind]['source'])
+            if kind not in o: continue  # (most blocks are text: one look a kind)
+            if 'source' in o[kind]: _blob(o[kind]['source'])
             # #17A: a format given as a MIME type ('video/mp4', as pydantic-ai's cassettes hold) is Converse's name for
             # it: "format: mkv | mov | mp4 | webm | flv | mpeg | mpg | wmv | three_gp"
             # (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_VideoBlock.html)
@@ -413,7 +414,10 @@ def _no_point_after(b):
 def _place_points(m):
     "Message `m` with each cachePoint where Bedrock takes one"
     c = m.get('content') if isinstance(m, dict) else None
-    if not isinstance(c, list) or not any(isinstance(o, dict) and 'cachePoint' in o for o in c): return m
+    if not isinstance(c, list): return m
+    for o in c:  # (`before_send` asks it of every message: a loop, not a generator a message)
+        if isinstance(o, dict) and 'cachePoint' in o: break
+    else: return m
     out = []
     for o in c:
         if not (isinstance(o, dict) and 'cachePoint' in o): out.append(o); continue
@@ -483,14 +487,17 @@ def tidy(self:BedrockAdapter, msgs):
     for m in msgs:
         _fix_blobs(m.get('content') or [])
         _docs_into_result(m)
+        doc = False  # (one pass a message: the documents named, and whether it holds one)
         for o in m.get('content') or []:
-            docs = ([o['document']] if 'document' in o
-                    else [c['document'] for c in (o.get('toolResult') or {}).get('content') or [] if 'document' in c])
+            if 'document' in o: doc,docs = True,[o['document']]
+            elif 'toolResult' in o:
+                docs = [c['document'] for c in (o.get('toolResult') or {}).get('content') or [] if 'document' in c]
+            else: continue  # text, images: no document to name
             for d in docs:
                 n,i = d.setdefault('name', 'document'),2
                 while d['name'] in seen: d['name'],i = f"{n[:195]} ({i})",i+1
                 seen.add(d['name'])
-        if any('document' in o for o in m.get('content') or []) and not any('text' in o for o in m['content']):
+        if doc and not any('text' in o for o in m['content']):
             raise InputError("api='bedrock' needs a text block in a message that holds a document "
                              "('A text block must be included when using documents'): add your question")
     n_img = sum('image' in o for m in msgs for o in m.get('content') or [])

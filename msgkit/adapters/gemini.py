@@ -548,8 +548,13 @@ def _all_parts(d):
         fr = _g(p, 'function_response')
         if isinstance(fr, dict): yield from (o for o in fr.get('parts') or [] if isinstance(o, dict))
 
+_unb64_keys = frozenset(('thought_signature','thoughtSignature','inline_data','inlineData','function_response',
+                         'functionResponse'))  # the fields `_needs_unb64` looks at, and where media nest
+
 def _needs_unb64(d):
     "Does Gemini content dict `d` hold bytes fields as base64 text (it went through JSON)?"
+    # `tidy` asks it of every message: parts (plain dicts) naming none of these fields, text alone say, answer at once
+    if all(type(p) is dict and _unb64_keys.isdisjoint(p) for p in d.get('parts') or ()): return False
     return (any(isinstance(p.get(k), str)
                 for p in d.get('parts') or [] for k in ('thought_signature','thoughtSignature'))
             or any(isinstance((_g(p, 'inline_data') or {}).get('data'), str) for p in _all_parts(d)))
@@ -606,8 +611,10 @@ def chk_inline(
 )->list:
     "`msgs`, if their inline data (as base64) is within the request's 100 MB (`before_send` checks every request)"
     # "100 MB" of inline data a request (https://ai.google.dev/gemini-api/docs/file-input-methods#method-comparison)
+    # (only the parts that name inline data are measured: a text part, most of a history, adds 0 and costs no call)
     n = sum(_b64_len((_g(p, 'inline_data') or {}).get('data') or b'')
-            for m in msgs if isinstance(m, dict) for p in m.get('parts') or [] if isinstance(p, dict))
+            for m in msgs if isinstance(m, dict) for p in m.get('parts') or []
+            if isinstance(p, dict) and ('inline_data' in p or 'inlineData' in p))
     if n>_max_inline:
         raise InputError(f"api='gemini' takes at most {_max_inline:,} bytes of inline data (as base64) in a request; "
                          f"this one has {n:,}: upload the larger files with the Files API (client.files.upload) and "
