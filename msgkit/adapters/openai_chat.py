@@ -384,6 +384,8 @@ def parse_item(self:OpenAIChatAdapter, d):
     return d['role'], parts + calls
 
 # %% ../../nbs/22_openai_chat.ipynb #7fff9d8e
+OpenAIChatAdapter.resp_keys = ('choices',)  # a `ChatCompletion`'s dict: `object` 'chat.completion', `choices`
+
 @patch
 def items(self:OpenAIChatAdapter, x):
     "History items from an OpenAI SDK `ChatCompletion` (or its `model_dump()`), else `None`"
