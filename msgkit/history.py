@@ -134,11 +134,13 @@ def _read_dict(d, role, ad):
     "Turns from dict `d`: a neutral turn, an item of the target, of a format or of another API, or a message of blocks"
     if is_turn(d): return [_as_turn(d)]
     if ad is not None and ad.fits_item(d): return _item_turns(d, ad, own=True)  # exactly the target's own: its parser
-    if rd := next((o for o in all_readers() if o.reads(d)), None): return rd.read(d, role)
+    for o in all_readers():
+        if o.reads(d): return o.read(d, role)
     # (the target's `fits_item` said no above)
-    if src := (owner(d, 'owns_item', ad)
-               or next((o for o in all_adapters(ad) if o is not ad and o.fits_item(d)), None)):
-        return _item_turns(d, src)
+    if not (src := owner(d, 'owns_item', ad)):
+        for o in all_adapters(ad):
+            if o is not ad and o.fits_item(d): src = o; break
+    if src: return _item_turns(d, src)
     m = next((m for o in all_adapters(ad) if (m := o.split_msg(d))), None)
     if not m: return None
     r,c = m
