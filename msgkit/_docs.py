@@ -1791,11 +1791,23 @@ docs = {
     '\n'
     'Parameters:\n'
     "    api: An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them), or an adapter",
+'msgkit.registry.says_no':
+    'Mark base method `f` as one that says no of every input: `all_adapters(asks=f.__name__)` leaves out who keeps it\n'
+    '\n'
+    'Parameters:\n'
+    '    f: (not documented)',
 'msgkit.registry.all_adapters':
     'Every adapter, in name order, `first` (an adapter) first: the order in which they are asked whose a dict is\n'
     '\n'
     'Parameters:\n'
-    '    first: (not documented) (default None)',
+    '    first: The adapter to ask first (the target) (default None)\n'
+    "    asks: A method's name: only the adapters whose own method it is (not the base's `says_no` one) (default None)",
+'msgkit.registry.adapter_keys':
+    "Every adapter's keys `attr` together (one of which a dict they claim has); `None` where an adapter says `None`\n"
+    '\n'
+    'Parameters:\n'
+    '    attr: What the adapters declare: a collection of keys (or `None`: any dict)\n'
+    '    first: The adapter asked first, as `all_adapters` takes it (default None)',
 'msgkit.registry.api_names':
     'The APIs with a module of their own under `msgkit.adapters` or `msgkit.adapters.dialects`, unimported',
 'msgkit.registry.reader':

@@ -12,9 +12,10 @@ from pathlib import Path
 from .errors import *
 from .codec import unb64
 from .parts import *
-from .msgs import History
+from fastcore.basics import AttrDict
+from .msgs import History, Msg
 from .losses import set_where, reset_where
-from .registry import all_adapters, all_readers, neutral_role
+from .registry import all_adapters, all_readers, adapter_keys, neutral_role
 from .mediapart import to_part, with_fields
 
 # %% ../nbs/09_history.ipynb #059755de
@@ -56,7 +57,8 @@ def parse_with(src, d, what='block'):
 def owner(d, test='reads', ad=None):
     "The adapter (`ad` first) that reads block `d` (or, with `test='owns_item'`, whose top-level item `d` is)"
     if isinstance(d, dict) and not isinstance(d.get('type', ''), str): return None  # every API names a type in text
-    return next((o for o in all_adapters(ad) if getattr(o, test)(d)), None)
+    # (an adapter that keeps the base's `owns_item`, which owns nothing, is not asked: `all_adapters(asks=)`)
+    return next((o for o in all_adapters(ad, asks=test) if getattr(o, test)(d)), None)
 
 # %% ../nbs/09_history.ipynb #75da91c5
 def neutral_part(d)->Part:
@@ -132,11 +134,13 @@ def _read_dict(d, role, ad):
     "Turns from dict `d`: a neutral turn, an item of the target, of a format or of another API, or a message of blocks"
     if is_turn(d): return [_as_turn(d)]
     if ad is not None and ad.fits_item(d): return _item_turns(d, ad, own=True)  # exactly the target's own: its parser
-    if rd := next((o for o in all_readers() if o.reads(d)), None): return rd.read(d, role)
+    for o in all_readers():
+        if o.reads(d): return o.read(d, role)
     # (the target's `fits_item` said no above)
-    if src := (owner(d, 'owns_item', ad)
-               or next((o for o in all_adapters(ad) if o is not ad and o.fits_item(d)), None)):
-        return _item_turns(d, src)
+    if not (src := owner(d, 'owns_item', ad)):
+        for o in all_adapters(ad):
+            if o is not ad and o.fits_item(d): src = o; break
+    if src: return _item_turns(d, src)
     m = next((m for o in all_adapters(ad) if (m := o.split_msg(d))), None)
     if not m: return None
     r,c = m
@@ -146,9 +150,12 @@ def _read_dict(d, role, ad):
     return [turn(neutral_role(r), ps, native=d)] if ps else []
 
 # %% ../nbs/09_history.ipynb #3c806d08
+_plain = {dict, AttrDict, Msg}  # dicts whose keys are what `get` finds
+
 def resp_turns(x, ad=None):
     "`(turns, adapter)` of SDK response `x` (or its dict form) of any API, or `None` if `x` is no response"
     if isinstance(x, (str,bytes,list,tuple,Path,Part)): return None
+    if type(x) in _plain and (ks := adapter_keys('resp_keys', ad)) is not None and x.keys().isdisjoint(ks): return None
     for src in all_adapters(ad):
         try: its = src.items(x)
         except (KeyError, IndexError, AttributeError, TypeError) as e:  # its form, with a field of the wrong kind

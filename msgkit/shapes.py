@@ -26,7 +26,9 @@ def S(*keys, _need=(), **sub)->Shape:
 
 def fits(x, shape)->bool:
     "Does `x` fit `shape` exactly (no key the shape lacks, at any depth it describes)?"
-    return shape is None or matcher(shape)(x)
+    if shape is None: return True
+    e = _matchers.get(id(shape))  # (`matcher`'s look-up, without the call: `fits` is asked of every item and block)
+    return (e[1] if e is not None and e[0] is shape else matcher(shape))(x)
 
 # %% ../nbs/04_shapes.ipynb #perf22sc
 _matchers,_MISS = {},object()  # id(shape) -> (shape, its matcher): shapes live as long as their modules
@@ -41,6 +43,19 @@ def matcher(shape):
     _matchers[id(shape)] = (shape, f)
     return f
 
+def _keys(shape, seen=())->frozenset|None:
+    "The top-level keys a dict that fits `shape` may have (`None`: any, or `shape` may fit what isn't a dict)"
+    if id(shape) in seen: return None
+    seen = (*seen, id(shape))
+    if isinstance(shape, (By, OneOf)):
+        ks = [_keys(s, seen) for s in (shape.values() if isinstance(shape, By) else shape)]
+        return None if not ks or None in ks else frozenset().union(*ks)
+    return frozenset(shape) if isinstance(shape, dict) else None
+
+def _spread(shape)->list:
+    "The shapes a `OneOf` offers, nested `OneOf`s spread out, in their order"
+    return [o for s in shape for o in (_spread(s) if isinstance(s, OneOf) else [s])]
+
 def _compile(shape):
     if shape is None: return lambda x: True
     if isinstance(shape, By):
@@ -50,14 +65,34 @@ def _compile(shape):
             return isinstance(k, str) and (g := subs.get(k)) is not None and g(x)
         return by
     if isinstance(shape, OneOf):
-        gs = [matcher(s) for s in shape]
-        return lambda x: any(g(x) for g in gs)
+        ss = _spread(shape)
+        gs,ks = [matcher(s) for s in ss],_keys(shape)
+        # a plain `str` is one of the text choices or not, at once; a plain dict with a key no choice has fits none
+        lits = frozenset(s for s in ss if type(s) is str)
+        rest = [g for s,g in zip(ss, gs) if type(s) is not str]
+        def one(x):
+            if type(x) is str:
+                if x in lits: return True
+                for g in rest:
+                    if g(x): return True
+                return False
+            if ks is not None and type(x) is dict and not x.keys() <= ks: return False
+            for g in gs:
+                if g(x): return True
+            return False
+        return one
     if isinstance(shape, list):
         g = matcher(shape[0])
         return lambda x: isinstance(x, (list,tuple)) and all(map(g, x))
     if isinstance(shape, dict):
         need,subs = tuple(getattr(shape, 'need', ())),{k:(None if s is None else matcher(s)) for k,s in shape.items()}
+        ks,nd = frozenset(subs),frozenset(need)
         def dct(x):
+            if type(x) is dict:  # its keys told at once, then only the values that have a shape of their own
+                if not (x.keys() <= ks and nd <= x.keys()): return False
+                for k,v in x.items():
+                    if (g := subs[k]) is not None and not g(v): return False
+                return True
             if not isinstance(x, dict): return False
             for k in need:
                 if k not in x: return False

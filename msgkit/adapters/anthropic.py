@@ -379,6 +379,8 @@ def cache_tools(self:AnthropicAdapter, tools, ttl=None, model=None):
     return tools[:-1] + [{**tools[-1], 'cache_control':cache_mark(ttl)}]
 
 # %% ../../nbs/23_anthropic.ipynb #b16559da
+AnthropicAdapter.resp_keys = ('model',)  # a `Message`'s dict: `type` 'message', `content`, `model`
+
 @patch
 def items(self:AnthropicAdapter, x):
     "History items from an Anthropic SDK `Message` (or its `model_dump()`), else `None`"

@@ -14,7 +14,7 @@ from ..sniff import *
 from ..parts import *
 from ..shapes import fits
 from ..losses import lose
-from ..registry import all_adapters, get_api
+from ..registry import all_adapters, get_api, says_no
 from ..mediapart import with_fields, data_len
 from ..repairs import fit_name
 
@@ -194,6 +194,7 @@ def fix_item(self:Adapter, d:dict)->dict:
     return d
 
 @patch
+@says_no  # (readers do not ask an adapter that keeps it: `all_adapters(asks='owns_item')`)
 def owns_item(self:Adapter, d:dict)->bool:
     "Is `d` a top-level item of this API that is not a plain message (an OpenAI `function_call`, say)?"
     return False
@@ -225,7 +226,12 @@ def parse_item(self:Adapter, d:dict)->tuple:
         raise InputError(f"msgkit can't translate {d.get('type')!r} items of api={self.name!r} to another API yet")
     return m[0], [text_part(m[1])] if isinstance(m[1], str) else [self.read_block(o) for o in m[1]]
 
+# the keys one of which each response dict of this API has (its `items` is `None` for a dict with none of them, and
+# readers do not ask it: `adapter_keys`); `None`: not declared, asked of every dict
+Adapter.resp_keys = None
+
 @patch
+@says_no
 def items(self:Adapter, x):
     "History items from `x`, if it is one of this API's responses (an SDK object or its dict); else `None`"
     return None
@@ -705,6 +711,7 @@ _attr_docs = dict(
     img_anim="does it take animated images?", msg_shape="the exact form of its history items (`shapes`)",
     block_shape="the exact form of its blocks",
     extra_keys="keys of its blocks no other API has (reported when left out)",
+    resp_keys="keys one of which its response dicts have (`None`: `items` is asked of every dict)",
     id_chars="the characters its tool-call ids may use (a regex class)", id_max="the longest tool-call id it takes",
     first_user="must a history start with a user turn?", msg_names="does it take `name` on messages?",
     cache_key="the key of its cache marks on blocks", max_marks="the most cache marks a request may hold",

@@ -507,6 +507,8 @@ def tidy(self:BedrockAdapter, msgs):
     return msgs
 
 # %% ../../nbs/25_bedrock.ipynb #cf12cf65
+BedrockAdapter.resp_keys = ('output',)  # a Converse response: `output` (its `message`), `stopReason`
+
 @patch
 def items(self:BedrockAdapter, x):
     "History items from a Converse response dict, else `None`"

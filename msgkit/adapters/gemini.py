@@ -576,6 +576,8 @@ def _grounded(d, gm):
     "Content `d` with the candidate's `grounding_metadata` `gm` (its sources), where it has any"
     return {**d, 'grounding_metadata':gm} if isinstance(gm, dict) and _g(gm, 'grounding_chunks') else d
 
+GeminiAdapter.resp_keys = ('candidates','prompt_feedback','promptFeedback')  # either spelling
+
 @patch
 def items(self:GeminiAdapter, x):
     "History items from a `GenerateContentResponse` (or its `model_dump()`), else `None`; grounded answers keep sources"

@@ -434,6 +434,8 @@ def msg_marks(self:OpenAIAdapter, msgs):
     return sum(len(self.marks(m.get('content'))) + len(self.marks(m.get('output'))) for m in msgs)
 
 # %% ../../nbs/21_openai.ipynb #605bf103
+OpenAIAdapter.resp_keys = ('output',)  # a `Response`'s dict: `object` 'response', `output`
+
 @patch
 def items(self:OpenAIAdapter, x):
     "History items from an OpenAI SDK `Response` (or its `model_dump()`), else `None`"

@@ -318,13 +318,19 @@ def parse_block(self:OpenAIChatAdapter, d):
     raise InputError(f"msgkit can't translate Chat {t!r} parts to another API yet")
 
 # %% ../../nbs/22_openai_chat.ipynb #0bb87f0e
+import re
+# two objects glued together meet where a '}' and a '{' have only white space between (`\s` is what `lstrip` strips)
+_dec,_seam = json.JSONDecoder(),re.compile(r'\}\s*\{')
+
 def _objects(s)->list|None:
     "The JSON objects glued together in `s`, each with its text, when it holds two or more and nothing else"
-    dec,out,j = json.JSONDecoder(),[],0
+    # #22: arguments with no such seam (nearly every call's) are one object or not JSON: not decoded here, then again
+    if not _seam.search(s): return None
+    out,j = [],0
     try:
         while j<len(s.rstrip()):
             j = len(s)-len(s[j:].lstrip())
-            d,e = dec.raw_decode(s, j)
+            d,e = _dec.raw_decode(s, j)
             if not isinstance(d, dict): return None
             out.append((d, s[j:e])); j = e
     except (ValueError, RecursionError): return None
@@ -384,6 +390,8 @@ def parse_item(self:OpenAIChatAdapter, d):
     return d['role'], parts + calls
 
 # %% ../../nbs/22_openai_chat.ipynb #7fff9d8e
+OpenAIChatAdapter.resp_keys = ('choices',)  # a `ChatCompletion`'s dict: `object` 'chat.completion', `choices`
+
 @patch
 def items(self:OpenAIChatAdapter, x):
     "History items from an OpenAI SDK `ChatCompletion` (or its `model_dump()`), else `None`"
