@@ -144,3 +144,70 @@ def oracle_png_b64():
     from PIL import Image
     b = io.BytesIO(); Image.new('RGB', (4, 4)).save(b, 'PNG')
     return base64.b64encode(b.getvalue()).decode()
+
+# ---------------------------------------------------------------- a reviewer's finds (each failed before its fix)
+U = lambda *t: dict(role='user', content=[dict(type='text', text=x) for x in t])
+
+@pytest.mark.parametrize('kw', [{}, dict(cache_last_ckpt_only=True), dict(cache=True)])
+def test_native_users_apart_with_every_cache_option(kw):
+    "Taking cache marks off (cache_last_ckpt_only) leaves a message without marks the same one: still kept apart"
+    h = [U('a'), U('b')]
+    r = mk_msgs(h, api='anthropic', **kw)
+    assert len(r) == 2
+    oracle.check('anthropic', r)
+    assert len(mk_request(h, api='anthropic', model='claude-sonnet-4-5', **kw)['messages']) == 2
+
+def test_native_text_after_results_stays_apart():
+    "User text given as its own message after a results message stays its own (results still join the call's turn)"
+    A = dict(role='assistant', content=[dict(type='tool_use', id='toolu_1', name='f', input={})])
+    R = dict(role='user', content=[dict(type='tool_result', tool_use_id='toolu_1', content='ok')])
+    h = [U('q'), A, R, U('x'), U('y')]
+    r = mk_msgs(h, api='anthropic')
+    oracle.check('anthropic', r)
+    assert [dict(m) for m in r] == h
+
+def test_native_with_blank_block_stays_apart():
+    "Dropping a blank text block (which the API refuses) leaves the message one that came as it is"
+    r = mk_msgs([U('a'), U('', 'b')], api='anthropic')
+    oracle.check('anthropic', r)
+    assert [[b['text'] for b in m['content']] for m in r] == [['a'], ['b']]
+
+def _sig_ai(content=(), kwargs=None, meta=None):
+    kw = {"content": list(content), "type": "ai", "tool_calls": [dict(CALL)], "invalid_tool_calls": []}
+    if kwargs is not None: kw['additional_kwargs'] = kwargs
+    if meta is not None: kw['response_metadata'] = meta
+    return {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"], "kwargs": kw}
+
+@pytest.mark.parametrize('ai, match', [
+    (_sig_ai([dict(type='function_call_signature', signature='c2ln', index=[0])]), "index is the call's position"),
+    (_sig_ai(kwargs={'__gemini_function_call_thought_signatures__': {'call_1': 5}}), 'base64 text or bytes'),
+    (_sig_ai(kwargs={'__gemini_function_call_thought_signatures__': ['c2ln']}), 'maps call ids to signatures')])
+def test_bad_signature_fields_get_clear_errors(ai, match):
+    from msgkit.errors import InputTypeError
+    for api in ('gemini', 'openai'):
+        with pytest.raises(InputTypeError, match=match): mk_msgs(['q', ai, _lc_tool('ok', 'call_1')], api=api)
+
+def test_odd_response_metadata_and_unmatched_index():
+    "A response_metadata that is no dict says no provider; a signature for a call the message lacks is reported"
+    r = mk_msgs(['q', _sig_ai([dict(type='function_call_signature', signature='c2ln', index=0)], meta=[1]),
+                 _lc_tool('ok', 'call_1')], api='gemini')
+    oracle.check('gemini', r)
+    with pytest.warns(msgkit.LossWarning, match='no call to carry them'):
+        mk_msgs(['q', _sig_ai([dict(type='function_call_signature', signature='c2ln', index=9)]),
+                 _lc_tool('ok', 'call_1')], api='gemini')
+
+@pytest.mark.parametrize('bad', ['abc', True, float('nan'), 'infs', dict(seconds='x'), dict(seconds=[1])])
+def test_video_offsets_not_durations_refused(bad):
+    "An offset that is no duration is refused naming the field, not dropped silently or sent as 'nans'"
+    h = [dict(type='human', data=dict(type='human', content=[dict(
+        type='media', mime_type='video/mp4', file_uri='gs://b/c.mp4', video_metadata=dict(start_offset=bad))]))]
+    with pytest.raises(InputError, match='start_offset is a duration'): mk_msgs(h, api='gemini')
+
+def test_video_offsets_exact():
+    "Durations keep their digits (to the nanosecond) and never take an exponent"
+    h = [dict(type='human', data=dict(type='human', content=['see', dict(
+        type='media', mime_type='video/mp4', file_uri='gs://b/c.mp4',
+        video_metadata=dict(start_offset=1234.567, end_offset=dict(seconds=1234567, nanos=250000000)))]))]
+    r = mk_msgs(h, api='gemini')
+    oracle.check('gemini', r)
+    assert r[0]['parts'][1]['video_metadata'] == dict(start_offset='1234.567s', end_offset='1234567.25s')

@@ -323,8 +323,17 @@ def test_responses_reasoning_without_its_item():
 @pytest.mark.parametrize('api', ['anthropic', 'gemini', 'bedrock'])
 def test_same_role_runs_merged(api):
     "20,000 consecutive user turns become one (merged in one pass, not pair by pair)"
-    msgs = mk_msgs([dict(role='user', content=f'm{i}') for i in range(20_000)] + [dict(role='assistant', content='ok')], api=api)
+    # (in another API's form: Anthropic takes its own consecutive turns as they came, and combines them itself)
+    u = (lambda i: dict(role='user', content=[dict(type='input_text', text=f'm{i}')])) if api == 'anthropic' else \
+        (lambda i: dict(role='user', content=f'm{i}'))
+    msgs = mk_msgs([u(i) for i in range(20_000)] + [dict(role='assistant', content='ok')], api=api)
     assert len(msgs) == 2 and len(msgs[0].get('content') or msgs[0].get('parts')) == 20_000
+
+def test_native_anthropic_runs_kept_as_given():
+    "20,000 consecutive user turns in Anthropic's own form go back as they came, in one pass"
+    h = [dict(role='user', content=f'm{i}') for i in range(20_000)] + [dict(role='assistant', content='ok')]
+    msgs = mk_msgs(h, api='anthropic')
+    assert [dict(m) for m in msgs] == h
 
 def test_bedrock_document_text_after_merging():
     "'A text block must be included when using documents', checked after merging: a PDF then its question, as two user turns"

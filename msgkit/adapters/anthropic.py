@@ -551,10 +551,9 @@ def _blk_len(b):
     return n
 
 # %% ../../nbs/23_anthropic.ipynb #d420a73f
-def _results_at(msgs):
-    "The `id`s of the messages in `msgs` that hold tool results"
-    return {id(m) for m in msgs if isinstance(c := m.get('content'), list)
-            and any(isinstance(b, dict) and b.get('type')=='tool_result' for b in c)}
+def _holds(m, typ):
+    "Does message `m` hold a block of type `typ`?"
+    return isinstance(c := m.get('content'), list) and any(isinstance(b, dict) and b.get('type')==typ for b in c)
 
 @patch
 def tidy(self:AnthropicAdapter, msgs):
@@ -563,13 +562,16 @@ def tidy(self:AnthropicAdapter, msgs):
     # doc): turns merged where msgkit made them, those that came in this form left as they are (#17: same-API replay),
     # but tool results, which must be in the turn right after their calls, always joined ("each tool_use block must have
     # a corresponding tool_result block in the next message": `mk_toolres` gives a message a result)
-    # (the messages holding results found once, not once for each message that came as it is: #22's 200-message tool
-    # history had 100 such, and this line was half of `mk_msgs`)
-    nat = getattr(msgs, 'natives', ())
-    res = _results_at(msgs) if nat else ()
-    keep = {i for i in nat if i not in res}
-    msgs = [o for i,m in enumerate(msgs) if (o := _unblank(m, i==0 and len(msgs)>1)) is not None]
-    msgs = [_results_first(m) for m in Adapter.tidy(self, msgs, keep)]
+    # (a message that came as it is stays one when its blank text is dropped)
+    nat,out,mine = getattr(msgs, 'natives', ()),[],set()
+    for i,m in enumerate(msgs):
+        if (o := _unblank(m, i==0 and len(msgs)>1)) is None: continue
+        out.append(o)
+        if id(m) in nat: mine.add(id(o))
+    def apart(run, o):  # two that came as they are, unless calls before it await results (in it or the next)
+        return id(o) in mine and id(run[-1]) in mine and not _holds(o, 'tool_result') and not any(
+            _holds(a, 'tool_use') for a in run)
+    msgs = [_results_first(m) for m in Adapter.tidy(self, out, apart if mine else None)]
     for i,m in enumerate(msgs):
         if m.get('role')=='system' and (i==0 or msgs[i-1].get('role')!='user'):
             raise InputError(f"api='anthropic' takes a system message in `messages` only right after a user turn (and "

@@ -267,11 +267,11 @@ def join(self:Adapter, run:list)->dict:
     raise NotImplementedError
 
 @patch
-def tidy(self:Adapter, msgs:list, keep=())->list:
-    "The finished history: each run of messages that `mergeable` chains joined once, two of `keep` (`id`s) never"
+def tidy(self:Adapter, msgs:list, apart=None)->list:
+    "The finished history: each run of messages that `mergeable` chains joined once, unless `apart(run, msg)` says no"
     out,run = [],[]
     for o in msgs:
-        if run and self.mergeable(run[-1], o) and not (id(o) in keep and id(run[-1]) in keep): run.append(o); continue
+        if run and self.mergeable(run[-1], o) and not (apart and apart(run, o)): run.append(o); continue
         if run: out.append(run[0] if len(run)==1 else self.join(run))
         run = [o]
     if run: out.append(run[0] if len(run)==1 else self.join(run))
@@ -582,9 +582,10 @@ def mark_last(self:Adapter, msg, val, ckey='content')->dict:
 
 @patch
 def unmark(self:Adapter, msg, ckey='content')->dict:
-    "A copy of `msg` with no `cache_key` on its blocks"
+    "A copy of `msg` with no `cache_key` on its blocks (`msg` itself if none has one)"
     c = msg.get(ckey)
-    if not isinstance(c, list): return msg
+    # (a message with no mark is the same one: `tidy` still knows it as one that came as it is)
+    if not isinstance(c, list) or not any(isinstance(o, dict) and self.cache_key in o for o in c): return msg
     return {**msg, ckey: [{k:v for k,v in o.items() if k!=self.cache_key} if isinstance(o,dict) else o for o in c]}
 
 # %% ../../nbs/20_adapters.ipynb #a49d9323

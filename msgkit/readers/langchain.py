@@ -6,7 +6,7 @@
 __all__ = ['LangChain']
 
 # %% ../../nbs/17_langchain.ipynb #717c8d2d
-import base64, json
+import base64, json, math
 from ..errors import *
 from ..sniff import *
 from ..parts import *
@@ -65,26 +65,31 @@ def _media(b, kind)->Part:
     raise InputError(f"A LangChain {kind} block needs a url, base64 data or a file_id: {str(b)[:80]}")
 
 # %% ../../nbs/17_langchain.ipynb #1d487aca
-def _secs(v):
-    "An offset in seconds: a `'10s'` string, a number, or a `{'seconds', 'nanos'}` duration (else `None`)"
-    if isinstance(v, bool) or v is None: return None
-    if isinstance(v, (int,float)): return float(v)
-    if isinstance(v, str) and v.endswith('s'):
-        try: return float(v[:-1])
-        except ValueError: return None
-    if isinstance(v, dict): return float(v.get('seconds', 0)) + float(v.get('nanos', 0))/1e9
-    return None
+def _secs(v, k):
+    "Offset `k` in seconds: a `'10s'` string, a number, or a `{'seconds', 'nanos'}` duration; `None` if not given"
+    if v is None: return None
+    try:
+        if isinstance(v, bool): raise TypeError
+        x = (float(v) if isinstance(v, (int,float)) else float(v[:-1]) if isinstance(v, str) and v.endswith('s') else
+             float(v.get('seconds', 0)) + float(v.get('nanos', 0))/1e9 if isinstance(v, dict) else float('nan'))
+    except (TypeError, ValueError): x = float('nan')
+    if not math.isfinite(x):
+        raise InputError(f"A media block's video_metadata {k} is a duration ('10s', a number of seconds, or "
+                         f"{{'seconds': .., 'nanos': ..}}), not {v!r:.60}")
+    return x
+
+def _dur(x): return f"{x:.9f}".rstrip('0').rstrip('.') + 's'  # a duration's JSON form, to the nanosecond, no exponent
 
 def _video_meta(vm):
     "Gemini's `video_metadata` of a media block's, offsets as durations, or a clear error for offsets Gemini fails on"
     if not isinstance(vm, dict):
         raise InputTypeError(f"A media block's video_metadata is a dict, not {type(vm).__name__}")
     out = {k:v for k,v in vm.items() if k not in ('start_offset','startOffset','end_offset','endOffset')}
-    s,e = (_secs(vm.get(k, vm.get(c))) for k,c in (('start_offset','startOffset'),('end_offset','endOffset')))
+    s,e = (_secs(vm.get(k, vm.get(c)), k) for k,c in (('start_offset','startOffset'),('end_offset','endOffset')))
     if any(x is not None and x<0 for x in (s,e)) or None not in (s,e) and s>e:
         raise InputError(f"A media block's video_metadata needs offsets of 0 or more, start_offset before end_offset "
                          f"(Gemini answers other offsets with a 500): {vm}")
-    return {**out, **{k:f'{x:g}s' for k,x in (('start_offset',s),('end_offset',e)) if x is not None}}
+    return {**out, **{k:_dur(x) for k,x in (('start_offset',s),('end_offset',e)) if x is not None}}
 
 def _gmedia(b)->Part:
     "langchain-google's `media` block: Gemini's `inline_data` or `file_data` part (with its `video_metadata`)"
@@ -157,19 +162,30 @@ _sig_map = '__gemini_function_call_thought_signatures__'  # langchain-google-gen
 
 def _signed(d, ps)->list:
     "Parts `ps` of AI message dict `d`, its calls carrying the Gemini thought signatures langchain-google keeps apart"
-    by_id = (d.get('additional_kwargs') or {}).get(_sig_map) or {}
-    prov = (d.get('response_metadata') or {}).get('model_provider')
+    kw,meta = d.get('additional_kwargs'),d.get('response_metadata')
+    by_id = (kw.get(_sig_map) if isinstance(kw, dict) else None) or {}
+    if not isinstance(by_id, dict):
+        raise InputTypeError(f"An AIMessage's additional_kwargs[{_sig_map!r}] maps call ids to signatures, "
+                             f"not a {type(by_id).__name__}")
+    if bad := next((v for v in by_id.values() if not isinstance(v, (str,bytes))), None):
+        raise InputTypeError(f"A Gemini thought signature (additional_kwargs[{_sig_map!r}]) is base64 text or bytes, "
+                             f"not {bad!r:.40}")
+    prov = meta.get('model_provider') if isinstance(meta, dict) else None
     # `function_call_signature` blocks, by the index of the call in `tool_calls` (else in the order they come), only
     # from Google's own models (langchain-google-genai's `_function_call_signatures_from_content`)
     blocks = [o for o in d.get('content') or [] if isinstance(o, dict) and o.get('type')=='function_call_signature'
               and isinstance(o.get('signature'), (str,bytes)) and o['signature']]
-    own = prov in (None,'google_genai','google_vertexai')
-    by_ix = {o.get('index', i):o['signature'] for i,o in enumerate(blocks)} if own else {}
+    by_ix = {}
+    for i,o in enumerate(blocks if prov in (None,'google_genai','google_vertexai') else []):
+        if type(ix := o.get('index', i)) is not int:
+            raise InputTypeError(f"A function_call_signature block's index is the call's position, not {ix!r:.40}")
+        by_ix[ix] = o['signature']
     if not by_id and not by_ix: return ps
-    ids = [o.get('id') for o in d.get('tool_calls') or []]
-    def sig(p):
-        s = by_id.get(p.id) if isinstance(by_id, dict) else None
-        return s or (by_ix.get(ids.index(p.id)) if p.id in ids else None)
+    ids = [o.get('id') if isinstance(o, dict) else None for o in d.get('tool_calls') or []]
+    if left := [ix for ix in by_ix if not 0<=ix<len(ids)]:
+        lose(f"{len(left)} function_call_signature block(s) (index {', '.join(map(str, left))})",
+             f"the message has {len(ids)} tool call(s): no call to carry them")
+    def sig(p): return by_id.get(p.id) or (by_ix.get(ids.index(p.id)) if p.id in ids else None)
     return [with_fields(p, native={'function_call':{'id':p.id, 'name':p.name, 'args':p.args}, 'thought_signature':s},
                         extras=['thought_signature'])
             if p.type=='tool_call' and (s := sig(p)) else p for p in ps]
