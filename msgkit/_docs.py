@@ -1566,6 +1566,11 @@ docs = {
     'Parameters:\n'
     '    *a: (not documented)\n'
     '    **kw: (not documented)',
+'msgkit.msgs.msg_of':
+    '`Msg(d)`, made without a call to `__init__` (`as_msgs` makes one a message)\n'
+    '\n'
+    'Parameters:\n'
+    '    d: A message dict',
 'msgkit.msgs.History':
     'A history: a plain `list` of messages that shows as a conversation (see `display`); its slices stay histories',
 'msgkit.msgs.as_msgs':

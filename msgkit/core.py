@@ -135,8 +135,8 @@ def mk_msgs(
     ad.chk_opts(kw)
     chk_depth('mk_msgs', cache, ttl, cache_last_ckpt_only, fetch, fit, kw)  # `msgs` below: plain text is shallow
     if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs, ad)) is not None:
-        # what `tidy` leaves as it is; `Msg` copies what it holds as `Block`s (no `obj` copy before it, no call between)
-        return History(map(Msg, ad.before_send([ad.text_msg(r, s) for r,s in tx])))
+        # what `tidy` leaves as it is; `msg_of` copies what it holds as `Block`s (no `obj` copy before it, no call between)
+        return History(map(msg_of, ad.before_send([ad.text_msg(r, s) for r,s in tx])))
     chk_depth('mk_msgs', msgs)
     ts = read_history(msgs, ad=ad)
     res = finish_msgs(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only, as_obj=False)
