@@ -62,22 +62,27 @@ def _plain(s)->bool:
     t = s.lstrip() if type(s) is str else ''
     return bool(t) and not (t[0] in 'hHdD' and t[:4].lower() in ('http','data'))
 
+_new,_upd,_put,_lput = dict.__new__,dict.update,dict.__setitem__,list.__setitem__
+
 def _filler(o):
     "A function of `s` that builds a copy of template `o` (its own types kept), `s` where the stand-in text was"
+    # each level is copied whole in C, its keys in their order, then only the values that hold the text made again
     if o is _STAND_IN: return lambda s: s
     cls,at = o.__class__,dict(getattr(o, '__dict__', None) or {})
-    if isinstance(o, dict):
-        its = [(k, v, _filler(v) if isinstance(v, (dict, list)) or v is _STAND_IN else None) for k,v in o.items()]
-        if cls is dict: return lambda s: {k:f(s) if f else v for k,v,f in its}
+    if isinstance(o, (dict, list)):
+        base = dict(o) if isinstance(o, dict) else list(o)
+        fs = [(k, _filler(v)) for k,v in (o.items() if isinstance(o, dict) else enumerate(o))
+              if isinstance(v, (dict, list)) or v is _STAND_IN]
+        if cls is dict:
+            def fill(s):
+                r = base.copy()
+                for k,f in fs: _put(r, k, f(s))
+                return r
+            return fill
+        put,upd = (_put,_upd) if isinstance(o, dict) else (_lput,list.extend)
         def fill(s):
-            r = cls.__new__(cls); dict.update(r, {k:f(s) if f else v for k,v,f in its})
-            if at: r.__dict__.update(at)
-            return r
-        return fill
-    if isinstance(o, list):
-        its = [(v, _filler(v) if isinstance(v, (dict, list)) or v is _STAND_IN else None) for v in o]
-        def fill(s):
-            r = cls.__new__(cls); list.extend(r, [f(s) if f else v for v,f in its])
+            r = cls.__new__(cls); upd(r, base)
+            for k,f in fs: put(r, k, f(s))
             if at: r.__dict__.update(at)
             return r
         return fill
@@ -93,7 +98,7 @@ def _liner(api, model, opts):
     ad = get_api(api)
     body_api,body_model = ad.batch_body(model)
     t = []  # the template body, once made and checked; `[None]`: this batch makes every line the full way
-    def line(cid, h):
+    def line(cid, h, made=False):  # (`made`: an id msgkit made, which needs no check)
         if not _plain(h) or t==[None]: return batch_line(cid, h, api, model=model, **opts)
         if not t:
             tb = mk_request(_STAND_IN, body_api, model=body_model, wire=True, **opts); t.append(_filler(tb))
@@ -102,7 +107,8 @@ def _liner(api, model, opts):
             same = full==r and json.dumps(full)==json.dumps(r) and _shape_of(full)==_shape_of(r)
             if not (same and json.dumps(tb).count(_STAND_IN)==1): t[0] = None
             return full
-        if not isinstance(cid, str) or not _id_re.fullmatch(cid): return batch_line(cid, h, api, model=model, **opts)
+        if not made and not (isinstance(cid, str) and _id_re.fullmatch(cid)):
+            return batch_line(cid, h, api, model=model, **opts)
         return ad.batch_line(cid, t[0](h), model)
     return line
 
@@ -131,13 +137,12 @@ def mk_batch(
     for i,r in enumerate(requests):
         own = isinstance(r, tuple) and len(r)==2 and isinstance(r[0], str)
         cid,h = r if own else (f"request-{i}", r)
-        made = _made_re.fullmatch(cid)  # the caller's id may be one msgkit made for an earlier position
-        if cid in seen or (own and made and str(int(made[1]))==made[1] and int(made[1])<i
-                           and int(made[1]) not in own_at):
+        made = own and _made_re.fullmatch(cid)  # the caller's id may be one msgkit made for an earlier position
+        if cid in seen or (made and str(int(made[1]))==made[1] and int(made[1])<i and int(made[1]) not in own_at):
             raise InputError(f"Batch ids must be unique: {cid!r} comes twice")
         # made ids are unique by their position: only the caller's are kept, to check
         if own: seen.add(cid); own_at.add(i)
-        yield line(cid, h)
+        yield line(cid, h, not own)
         if show: _progress(i+1, n)
     if show: sys.stderr.write('\n')
 
