@@ -191,7 +191,11 @@ def trim(
     sys_ts,xs = ts[:n0],_exchanges(ts[n0:])
     k,seen = 0,0
     while k<len(xs) and seen<keep_first: seen += len(xs[k]); k += 1
-    cost = lambda x: sum(turn_tokens(t, ad, model, kw.get('detail')) for t in x)
+    memo = {}  # id -> (exchange, its tokens): each counted once for the total, the sums and what was left out
+    def cost(x):
+        e = memo.get(id(x))
+        if e is None or e[0] is not x: e = memo[id(x)] = (x, sum(turn_tokens(t, ad, model, kw.get('detail')) for t in x))
+        return e[1]
     full,media = sum(map(cost, xs)),list(map(_media_n, xs))
     if drop_media: _shed_media(xs, k, _fixed(ad, model, system, tools, tool_choice) + cost(sys_ts), cost, max_tokens)
     own = 'system' in ad.roles and not ad.system_apart  # else they stay as they came, for mk_request to lift
