@@ -126,12 +126,12 @@ def _as_is(x)->bool:
     "Would `drop_none(x)` change nothing but its containers' types (no `None` in a dict, no tuple, at any depth)?"
     t = type(x)
     if t in _dicts:
-        for v in x.values():
-            if v is None or isinstance(v, _seqs) and not _as_is(v): return False
+        for v in x.values():  # (most values are text: told by their type alone)
+            if v is None or type(v) is not str and isinstance(v, _seqs) and not _as_is(v): return False
         return True
     if t in _lists:
         for v in x:
-            if isinstance(v, _seqs) and not _as_is(v): return False
+            if type(v) is not str and isinstance(v, _seqs) and not _as_is(v): return False
         return True
     return not isinstance(x, _seqs)
 
