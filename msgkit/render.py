@@ -36,28 +36,32 @@ def _unsent(p, ad):
             "(to OpenAI-compatible servers with reasoning_field=)")
 
 # %% ../nbs/11_render.ipynb #f4c0e4b4
+_media = ('image','audio','video','document')
+
 def render_part(p, ad, role='user', kw=None, fetch=None,
                 src=None):  # the format the part's turn was read from (a reader's name), if any
     "Part `p` as a block of `ad`'s form, or `None` (reported) when `ad` can't take it; `fetch` downloads a URL part"
-    nat = p.get('native')
+    nat,ty = p.get('native'),p.type
     if nat is not None and ad.owns(nat): return copy.deepcopy(nat)
-    if p.type in ('thinking','opaque'):
+    if ty in ('thinking','opaque'):
         if p.get('api')==ad.name and 'raw' in p: return copy.deepcopy(p.raw)
-        b = ad.reasoning(p, **(kw or {})) if p.type=='thinking' else None
+        b = ad.reasoning(p, **(kw or {})) if ty=='thinking' else None
         if b is None: lose(what(p), _unsent(p, ad))
         return b
-    p = chk_calls(p, role)
-    if p.type=='document' and not isinstance(p.get('title'), (str, type(None))):
-        raise InputTypeError(f"api={ad.name!r} takes a document's title as text, not {p.title!r:.60}")
-    if fetch is not None and 'url' in p and p.type!='text' and not ad.takes(p): p = fetch(p)
-    # media of a kind the API has no place for, from another API's block (audio in a history sent to Claude): reported
-    # and left out; the same media in hand (`mk_msg(audio_bytes, ...)`) stays an error, to send elsewhere. #17B: a
-    # block of another format's history (a LangChain audio block: `src`) is such a block too, as its Chat twin is
-    if (nat is not None or src) and p.type in ('image','audio','video','document') and p.get('mt') \
-       and not ad.media_types.get(p.type):
-        return lose(f"{p.type} ({p.mt})", f"api={ad.name!r} takes no {p.type}")
-    b = ad.part(p, role, **(kw or {}))
-    for k in p.get('extras') or (): lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")
+    if ty!='text':  # (a text part is taken by every API as it is: nothing to check, fetch or leave out)
+        p = chk_calls(p, role)
+        if ty=='document' and not isinstance(p.get('title'), (str, type(None))):
+            raise InputTypeError(f"api={ad.name!r} takes a document's title as text, not {p.title!r:.60}")
+        if fetch is not None and 'url' in p and not ad.takes(p): p = fetch(p)
+        # media of a kind the API has no place for, from another API's block (audio in a history sent to Claude):
+        # reported and left out; the same media in hand (`mk_msg(audio_bytes, ...)`) stays an error, to send elsewhere.
+        # #17B: a block of another format's history (a LangChain audio block: `src`) is such a block too, as its Chat
+        # twin is
+        if (nat is not None or src) and p.type in _media and p.get('mt') and not ad.media_types.get(p.type):
+            return lose(f"{p.type} ({p.mt})", f"api={ad.name!r} takes no {p.type}")
+    b = ad.part(p, role, **kw) if kw else ad.part(p, role)
+    if ex := p.get('extras'):
+        for k in ex: lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")
     return b
 
 # %% ../nbs/11_render.ipynb #5a0d89c9
@@ -82,12 +86,16 @@ def render_turn(t, ad, kw=None, fetch=None)->list:
     if t['role'] in ad.one_text and len(ps)>1: ps = merge_texts(ps)
     if _plain(ps, kw): res = [ad.text_msg(t['role'], ps[0]['text'])]
     else:
-        blocks = []
-        for j,p in enumerate(ps):
-            tok = set_where(where_of(t, j))
-            try: b = render_part(p, ad, t.role, kw, fetch, t.get('src'))
-            finally: reset_where(tok)
-            if b is not None: blocks.append(b)
+        # where each part is, said before it renders; the first token, reset at the end, brings back what was before
+        blocks,role,src,w,tok = [],t.role,t.get('src'),where_of(t),None
+        try:
+            for j,p in enumerate(ps):
+                k = set_where(f"{w} part {j}")
+                if tok is None: tok = k
+                b = render_part(p, ad, role, kw, fetch, src)
+                if b is not None: blocks.append(b)
+        finally:
+            if tok is not None: reset_where(tok)
         res = as_list(ad.msg(t.role, blocks)) if blocks else []
     if 'name' in t:
         if ad.msg_names:
@@ -118,12 +126,12 @@ def _as_is(x)->bool:
     "Would `drop_none(x)` change nothing but its containers' types (no `None` in a dict, no tuple, at any depth)?"
     t = type(x)
     if t in _dicts:
-        for v in x.values():
-            if v is None or isinstance(v, _seqs) and not _as_is(v): return False
+        for v in x.values():  # (most values are text: told by their type alone)
+            if v is None or type(v) is not str and isinstance(v, _seqs) and not _as_is(v): return False
         return True
     if t in _lists:
         for v in x:
-            if isinstance(v, _seqs) and not _as_is(v): return False
+            if type(v) is not str and isinstance(v, _seqs) and not _as_is(v): return False
         return True
     return not isinstance(x, _seqs)
 

@@ -20,10 +20,12 @@ def where_of(t, j=None)->str:
     "Where turn `t` (and its part `j`) came from, for a loss report: 'msgs[3] part 1'"
     return ('content' if t.get('at') is None else f"msgs[{t.at}]") + ('' if j is None else f" part {j}")
 
+_odd = (dict, list, set)  # what no id or name is
+
 def _chk_id(p):
     "A tool call's or result's id and name are text or `None` (every API's are), never a dict or a list"
     for k in ('id','name'):
-        if isinstance(v := p.get(k), (dict, list, set)):
+        if isinstance(v := p.get(k), _odd):
             raise InputTypeError(f"msgkit takes a tool {p.type.removeprefix('tool_')}'s {k} as text, not {v!r:.60}")
 
 def pair_ids(turns:list, needs_ids=True, history=True)->list:
@@ -35,7 +37,7 @@ def pair_ids(turns:list, needs_ids=True, history=True)->list:
             typ = p['type']  # (read once, as a dict's: this loop sees every part of the history)
             if typ!='tool_call' and typ!='tool_result':
                 ps.append(p); continue
-            _chk_id(p)
+            if isinstance(p.get('id'), _odd) or isinstance(p.get('name'), _odd): _chk_id(p)
             if typ=='tool_call':
                 if p['id'] is None and needs_ids: p,edited = edit_part(p, id=next_call_id(seen, p.name, p.args)),True
                 names[p['id']] = p['name']
@@ -43,7 +45,7 @@ def pair_ids(turns:list, needs_ids=True, history=True)->list:
             else:
                 i = p['id']
                 # the call's name, derived: the block it came as still says what it said
-                if not p.get('name') and i in names: p,edited = Part({**p, 'name':names[i]}),True
+                if not p.get('name') and i in names: p,edited = Part({**p, 'name':names[i]}),edited or 'name'
                 # a call answered by its id awaits no id-less result (Gemini's, later in a mixed history)
                 if i is not None and i in (q := pending.get(names.get(i), [])): q.remove(i)
                 if i is None:  # #17E1: Gemini's too (it pairs by name, and needs one)
@@ -61,7 +63,8 @@ def pair_ids(turns:list, needs_ids=True, history=True)->list:
                         ps += p.content or []; edited = True; continue
                     if needs_ids: p,edited = edit_part(p, id=q.pop(0)),True
             ps.append(p)
-        out.append(_edited(t, ps) if edited else t)
+        # names added and nothing else: the turn keeps its `native` (as `_edited` would find, part by part)
+        out.append(t if not edited else Turn({**t, 'parts':ps}) if edited=='name' else _edited(t, ps))
     return out
 
 def _edited(t, ps):
