@@ -1821,6 +1821,12 @@ docs = {
     'Base for format readers: `reads(x)` says whether `x` is in its format, `read(x, role)` gives its turns',
 'msgkit.registry.all_readers':
     'Every format reader, in the order they are asked',
+'msgkit.registry.readers_for':
+    'The readers, in order, that could read a dict with keys `ks` and `role`: those whose `admits` says yes\n'
+    '\n'
+    'Parameters:\n'
+    "    ks: A dict's keys\n"
+    '    role: Its `role` (hashable: text, `None`)',
 'msgkit.registry.neutral_role':
     "The neutral name of role `r` (Gemini's 'model' is 'assistant')\n"
     '\n'

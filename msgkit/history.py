@@ -15,10 +15,25 @@ from .parts import *
 from fastcore.basics import AttrDict
 from .msgs import History, Msg
 from .losses import set_where, reset_where
-from .registry import all_adapters, all_readers, adapter_keys, neutral_role
+from .registry import all_adapters, all_readers, readers_for, adapter_keys, neutral_role
 from .mediapart import to_part, with_fields
 
 # %% ../nbs/09_history.ipynb #059755de
+def _plain_text(o)->bool:
+    "Is `o` exactly `{'role': <a neutral role>, 'content': <text, not empty>}` (a plain dict, no other key)?"
+    return (type(o) is dict and len(o)==2 and type(c := o.get('content')) is str and c != ''
+            and o.get('role') in NROLES)
+
+def _text_turn(o, i)->Turn:
+    # Every adapter whose form such a dict fits (openai, openai_chat, anthropic) and every `split_msg` read it as one
+    # text part, no reader claims it (`admits`), no response has these keys alone: so the general path's turn is this,
+    # whatever the target, and with no loss. Empty content is not here: Chat drops it, the others keep a blank text
+    # (so it depends on the target); nor a `name` (which only some APIs keep) or another key. tests/test_perf22_r.py
+    # compares this with the general path for every API over the corpus, the bench's histories and variants.
+    t = turn(neutral_role(o['role']), [text_part(o['content'])], native=o)
+    t['at'] = i
+    return t
+
 @guard(HISTORY)
 def read_history(
     h, # A history: a list of anything `mk_msg` takes, in any API's or format's form
@@ -30,6 +45,7 @@ def read_history(
     out = []
     for i,o in enumerate(h):
         if type(o) is str: ts = [Turn(role=role, parts=[to_part(o)], at=i)]  # the common case, without the machinery
+        elif _plain_text(o): ts = [_text_turn(o, i)]  # the commonest dict, as the general path reads it for every API
         else:
             tok = set_where(f"msgs[{i}]")
             try: ts = [] if isinstance(o, list) and not o else read_item(o, role, ad)
@@ -130,11 +146,17 @@ def _item_turns(d, src, own=False):
     keep = parts or own and neutral_role(role) in ('system','developer')
     return [turn(neutral_role(role), parts, native=d, **({'name':name} if name else {}))] if keep else []
 
+def _readers_of(d)->list:
+    "The readers that could read dict `d`: one dispatch on its keys and role (`readers_for`), all for another dict"
+    # (a dict subclass may answer `get` as its keys don't say; a role that is no text can't be a key: both ask all)
+    r = d.get('role') if type(d) in (dict, AttrDict) else 0
+    return readers_for(frozenset(d), r) if r is None or type(r) is str else all_readers()
+
 def _read_dict(d, role, ad):
     "Turns from dict `d`: a neutral turn, an item of the target, of a format or of another API, or a message of blocks"
     if is_turn(d): return [_as_turn(d)]
     if ad is not None and ad.fits_item(d): return _item_turns(d, ad, own=True)  # exactly the target's own: its parser
-    for o in all_readers():
+    for o in _readers_of(d):
         if o.reads(d): return o.read(d, role)
     # (the target's `fits_item` said no above)
     if not (src := owner(d, 'owns_item', ad)):
@@ -176,7 +198,7 @@ def is_entry(d)->bool:
     if isinstance(d, Turn): return True
     if is_sdk(d) and any(o.reads(d) for o in all_readers()): return True
     return (isinstance(d, dict) and not isinstance(d, Part)
-            and (is_turn(d) or isinstance(d.get('type', ''), str) and (any(o.reads(d) for o in all_readers())
+            and (is_turn(d) or isinstance(d.get('type', ''), str) and (any(o.reads(d) for o in _readers_of(d))
                  or any(o.owns_item(d) or o.split_msg(d) for o in all_adapters()))))
 
 def _entries(x):

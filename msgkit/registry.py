@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['register', 'unregister', 'discover', 'apis', 'get_api', 'says_no', 'all_adapters', 'adapter_keys', 'api_names',
-           'reader', 'Reader', 'all_readers', 'neutral_role', 'file_api']
+           'reader', 'Reader', 'all_readers', 'readers_for', 'neutral_role', 'file_api']
 
 # %% ../nbs/07_registry.ipynb #885bb902
 import importlib, pkgutil
@@ -113,7 +113,7 @@ _readers = {}
 def reader(cls):
     "Class decorator: register format reader `cls`"
     _readers[cls.name] = cls()
-    _rlist.clear()
+    _rlist.clear(); _rfor.clear()
     return cls
 
 class Reader:
@@ -121,6 +121,7 @@ class Reader:
     name,order = None,50
     def __repr__(self): return f"{type(self).__name__}(name={self.name!r})"
     def reads(self, x)->bool: return False
+    def admits(self, ks, role)->bool: return True  # could `reads` be true of a dict with keys `ks` and this role?
     def read(self, x, role='user')->list: raise NotImplementedError
     def usage(self, x): return None
     def finish(self, x): return None
@@ -133,6 +134,18 @@ def all_readers()->list:
         for m in pkgutil.iter_modules(rs.__path__): importlib.import_module(f'{rs.__name__}.{m.name}')
         _rlist[:] = sorted(_readers.values(), key=lambda o: (o.order, o.name))
     return _rlist
+
+_rfor = {}
+def readers_for(
+    ks:frozenset, # A dict's keys
+    role, # Its `role` (hashable: text, `None`)
+)->list:
+    "The readers, in order, that could read a dict with keys `ks` and `role`: those whose `admits` says yes"
+    k = (ks, role)
+    if (r := _rfor.get(k)) is None:
+        r = [o for o in all_readers() if o.admits(ks, role)]
+        if len(_rfor) < 4096: _rfor[k] = r  # key sets are few in real histories; a flood of new ones is not kept
+    return r
 
 # %% ../nbs/07_registry.ipynb #5174a0e0
 def neutral_role(r):

@@ -21,6 +21,7 @@ class AntAI(Reader):
     "ant_ai's `Message`, `ToolCallMessage` and `ToolCallResultMessage` (as dicts or their `model_dump()`)"
     name,order = 'ant_ai',10
     def reads(self, d): return isinstance(d, dict) and d.get('kind') in _kinds
+    def admits(self, ks, role): return 'kind' in ks  # (#22: what `reads` needs of a dict's keys)
     def read(self, d, role='user'):
         k,c = d['kind'],d.get('content')
         txt = [text_part(c)] if isinstance(c, str) and c else []

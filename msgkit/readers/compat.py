@@ -74,6 +74,9 @@ class ChatCompat(Reader):
         if not isinstance(d, dict) or d.get('role') not in _roles or {'parts','content_items','kind'} & set(d):
             return False
         return d['role']=='function' or _flat(d.get('tool_calls')) or bool(_extras & set(d))
+    def admits(self, ks, role):  # what `reads` needs of the keys and role alone (#22: most Chat dicts are not asked)
+        return (role in _roles and not {'parts','content_items','kind'} & ks
+                and (role=='function' or 'tool_calls' in ks or bool(_extras & ks)))
 
     def read(self, d, role='user'):
         r,c,name = d['role'],d.get('content'),d.get('name')

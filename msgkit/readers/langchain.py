@@ -229,6 +229,8 @@ class LangChain(Reader):
         if x.get('role') in ('human','ai') and 'content' in x: return True
         return (x.get('type') in _lc_roles and 'content' in x and 'role' not in x
                 and ('additional_kwargs' in x or x['type'] in ('human','ai','tool','chat')))
+    def admits(self, ks, role):  # what `reads` needs of a dict's keys and role (#22): a `type`, or `human`/`ai` content
+        return 'type' in ks or role in ('human','ai') and 'content' in ks
 
     def read(self, x, role='user'):
         if isinstance(x, tuple): return read_item({'role':_tuple_roles[x[0]], 'content':x[1]}, role)

@@ -49,6 +49,7 @@ class MMSP(Reader):
     "MMSP's `UniMessage`"
     name,order = 'mmsp',10
     def reads(self, d): return isinstance(d, dict) and isinstance(d.get('content_items'), list) and 'role' in d
+    def admits(self, ks, role): return 'content_items' in ks and 'role' in ks  # (#22: what `reads` needs of the keys)
     def read(self, d, role='user'):
         ps = [p for p in map(_item, d['content_items']) if p is not None]
         return [turn(d['role'], ps, src='mmsp')]

@@ -78,6 +78,8 @@ class TenXGraph(Reader):
         return bool(_own & set(d)) or any(
             b['type'] in ('data','tool_call','remote_tool_call','reasoning','annotation','error') or 'media' in b
             or 'call_id' in b for b in bs)
+    def admits(self, ks, role):  # (#22: what `reads` needs of a dict's keys and role)
+        return role in ('user','assistant','system','tool') and 'content' in ks
     def read(self, d, role='user'):
         r = d['role']
         ps = [p for b in d['content'] if (p := _block(b)) is not None]

@@ -19,4 +19,5 @@ class Verifiers(Reader):
     "verifiers' legacy `TextMessage` (`role: 'text'`); its other messages are Chat-shaped, read by the compat reader"
     name,order = 'verifiers',41
     def reads(self, d): return isinstance(d, dict) and d.get('role')=='text' and isinstance(d.get('content'), str)
+    def admits(self, ks, role): return role=='text' and 'content' in ks  # (#22: what `reads` needs of keys and role)
     def read(self, d, role='user'): return [turn('user', [text_part(d['content'])])]
