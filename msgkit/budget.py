@@ -194,7 +194,8 @@ def trim(
     memo = {}  # id -> (exchange, its tokens): each counted once for the total, the sums and what was left out
     def cost(x):
         e = memo.get(id(x))
-        if e is None or e[0] is not x: e = memo[id(x)] = (x, sum(turn_tokens(t, ad, model, kw.get('detail')) for t in x))
+        if e is None or e[0] is not x:
+            e = memo[id(x)] = (x, sum(turn_tokens(t, ad, model, kw.get('detail')) for t in x))
         return e[1]
     full,media = sum(map(cost, xs)),list(map(_media_n, xs))
     if drop_media: _shed_media(xs, k, _fixed(ad, model, system, tools, tool_choice) + cost(sys_ts), cost, max_tokens)

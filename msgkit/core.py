@@ -135,7 +135,7 @@ def mk_msgs(
     ad.chk_opts(kw)
     chk_depth('mk_msgs', cache, ttl, cache_last_ckpt_only, fetch, fit, kw)  # `msgs` below: plain text is shallow
     if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs, ad)) is not None:
-        # what `tidy` leaves as it is; `msg_of` copies what it holds as `Block`s (no `obj` copy before it, no call between)
+        # what `tidy` leaves as it is; `msg_of` copies what it holds as `Block`s (no `obj` copy before it)
         return History(map(msg_of, ad.before_send([ad.text_msg(r, s) for r,s in tx])))
     chk_depth('mk_msgs', msgs)
     ts = read_history(msgs, ad=ad)
