@@ -62,7 +62,7 @@ def _plain(s)->bool:
     t = s.lstrip() if type(s) is str else ''
     return bool(t) and not (t[0] in 'hHdD' and t[:4].lower() in ('http','data'))
 
-_new,_upd,_put,_lput = dict.__new__,dict.update,dict.__setitem__,list.__setitem__
+_upd,_put,_lput = dict.update,dict.__setitem__,list.__setitem__
 
 def _filler(o):
     "A function of `s` that builds a copy of template `o` (its own types kept), `s` where the stand-in text was"

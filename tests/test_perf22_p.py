@@ -149,3 +149,12 @@ def test_pair_ids_same_as_edited():
 def _try(f, *a):
     try: return f(*a)
     except Exception: return None
+
+@pytest.mark.parametrize('api', APIS)
+def test_fast_paths_accepted_by_provider(api):
+    """What the fast paths emit (plain text dicts read at once, text parts rendered without checks, results named by
+    `pair_ids`' quick turn: tool_chat's results carry no name) is what the provider takes: its SDK's request types,
+    strictly, and its real client (tests/oracle.py), not only what msgkit's general path made"""
+    from oracle import check
+    for h in (tool_chat(12), chat_dicts(text_history(6)), ['Hi', {'role':'assistant','content':'Hello'}, 'Bye']):
+        check(api, msgkit.mk_msgs(h, api))
