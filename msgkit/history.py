@@ -34,6 +34,11 @@ def _text_turn(o, i)->Turn:
     t['at'] = i
     return t
 
+def _plain_src(o, ad):
+    "The adapter whose `plain_item` takes dict `o` (the target's first, as `owner` finds who owns it), or `None`"
+    # (`plain_item` says yes only of what its adapter's `owns_item` takes, and of nothing any reader takes)
+    return next((a for a in all_adapters(ad, asks='plain_item') if a.plain_item(o)), None)
+
 @guard(HISTORY)
 def read_history(
     h, # A history: a list of anything `mk_msg` takes, in any API's or format's form
@@ -46,6 +51,12 @@ def read_history(
     for i,o in enumerate(h):
         if type(o) is str: ts = [Turn(role=role, parts=[to_part(o)], at=i)]  # the common case, without the machinery
         elif _plain_text(o): ts = [_text_turn(o, i)]  # the commonest dict, as the general path reads it for every API
+        elif type(o) is dict and len(o)==3 and (src := _plain_src(o, ad)) is not None:
+            # a tool loop's calls and results in their plainest form: read by their own adapter, no other asked
+            tok = set_where(f"msgs[{i}]")
+            try: ts = _item_turns(o, src)
+            finally: reset_where(tok)
+            for t in ts: t['at'] = i
         else:
             tok = set_where(f"msgs[{i}]")
             try: ts = [] if isinstance(o, list) and not o else read_item(o, role, ad)

@@ -200,6 +200,13 @@ def owns_item(self:Adapter, d:dict)->bool:
     return False
 
 @patch
+@says_no  # (`read_history` asks only the adapters that declare one of their own: `all_adapters(asks='plain_item')`)
+def plain_item(self:Adapter, d:dict)->bool:
+    """Is `d` (a plain `dict`) an item `owns_item` takes in this API's plainest form, which no reader and no other
+    API claims (a Chat tool message, say), so that `read_history` may read it with `parse_item` at once?"""
+    return False
+
+@patch
 def split_msg(self:Adapter, d)->tuple|None:
     "`(role, content)` if `d` is a message in this API's form, else `None`"
     return (d['role'], d['content']) if 'role' in d and 'content' in d else None

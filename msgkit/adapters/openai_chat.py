@@ -355,6 +355,25 @@ def owns_item(self:OpenAIChatAdapter, d):
     return ((d.get('role')=='tool' and ('tool_call_id' in d or 'content' in d))  # Ollama's has no id
             or (d.get('role')=='assistant' and bool({'tool_calls','function_call','refusal','audio'} & set(d))))
 
+def _plain_call(o)->bool:
+    "Is `o` a call in Chat's plainest form: `{'id', 'type': 'function', 'function': {'name', 'arguments'}}`, text?"
+    f = o.get('function') if type(o) is dict and len(o)==3 and o.get('type')=='function' else None
+    return (type(f) is dict and len(f)==2 and type(o.get('id')) is str and o['id']!='' and type(f.get('name')) is str
+            and type(f.get('arguments')) is str)
+
+@patch
+def plain_item(self:OpenAIChatAdapter, d):
+    "A tool message `{'role', 'tool_call_id', 'content'}` or an assistant's `{'role', 'content', 'tool_calls'}`, text"
+    # #22, a tool loop's commonest items: these keys and no other, so no reader's `reads` takes them (compat wants an
+    # extra key or flat calls, 10xGraph content as a list), no response has them (`resp_keys`), and the adapter whose
+    # `owns_item` says yes first reads them, as `_read_dict` finds: tests/test_perf22_loop.py compares for every API
+    if len(d)!=3: return False
+    r = d.get('role')
+    if r=='tool': return type(d.get('tool_call_id')) is str and type(d.get('content')) is str
+    if r!='assistant' or (c := d.get('content', 0)) is not None and type(c) is not str: return False
+    cs = d.get('tool_calls')
+    return type(cs) is list and bool(cs) and all(_plain_call(o) for o in cs)
+
 @patch
 def fix_item(self:OpenAIChatAdapter, d):
     "An assistant message as requests take it: no response-only `annotations`, `audio` as its id, `content` there"
