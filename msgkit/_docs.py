@@ -1382,7 +1382,8 @@ docs = {
     'Parameters:\n'
     '    losses: The losses, each `dict(where=, what=, why=)`',
 'msgkit.losses.set_where':
-    "Say that what follows happens at `s` (`'msgs[3] part 1'`); returns the token `reset_where` takes\n"
+    "Say that what follows happens at `s` (`'msgs[3] part 1'`, or an object whose `str` says it, asked only when a\n"
+    'loss is reported); returns the token `reset_where` takes\n'
     '\n'
     'Parameters:\n'
     '    s: (not documented)',

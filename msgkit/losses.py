@@ -22,8 +22,9 @@ class LossWarning(UserWarning):
 # %% ../nbs/06_losses.ipynb #fc0a815c
 _losses,_at = contextvars.ContextVar('losses', default=None),contextvars.ContextVar('where', default='')
 
-def set_where(s:str):
-    "Say that what follows happens at `s` (`'msgs[3] part 1'`); returns the token `reset_where` takes"
+def set_where(s):
+    """Say that what follows happens at `s` (`'msgs[3] part 1'`, or an object whose `str` says it, asked only when a
+    loss is reported); returns the token `reset_where` takes"""
     return _at.set(s)
 
 def reset_where(tok): _at.reset(tok)
@@ -36,7 +37,8 @@ def lose(what:str, why:str, where:str=None):
     "Report that `what` was dropped or downgraded, and `why`"
     ls = _losses.get()
     if ls is None: return
-    o = dict(where=where or _at.get() or 'content', what=what, why=why)
+    w = where or _at.get() or 'content'
+    o = dict(where=w if type(w) is str else str(w), what=what, why=why)
     if o not in ls: ls.append(o)
 
 def reports(f):

@@ -80,22 +80,28 @@ def merge_texts(ps:list)->list:
 def _plain(ps, kw):
     return len(ps)==1 and not kw and ps[0]['type']=='text' and 'native' not in ps[0] and 'extras' not in ps[0]
 
+class _Part:
+    "Where part `j` of turn `t` is, for a loss report (`lose` asks its text, only when there is a loss)"
+    __slots__ = ('t','j')
+    def __init__(self, t): self.t,self.j = t,0
+    def __str__(self): return where_of(self.t, self.j)
+
 def render_turn(t, ad, kw=None, fetch=None)->list:
     "The items of `ad`'s form for turn `t` (plain text stays a string where the API takes one)"
     ps,kw = t['parts'],kw or {}
     if t['role'] in ad.one_text and len(ps)>1: ps = merge_texts(ps)
     if _plain(ps, kw): res = [ad.text_msg(t['role'], ps[0]['text'])]
     else:
-        # where each part is, said before it renders; the first token, reset at the end, brings back what was before
-        blocks,role,src,w,tok = [],t.role,t.get('src'),where_of(t),None
+        # where each part is, said before it renders (one `_Part`, moved on part by part: #22, a turn's text is made
+        # only for a loss); reset at the end, bringing back what was before
+        blocks,role,src,w = [],t.role,t.get('src'),_Part(t)
+        tok = set_where(w)
         try:
             for j,p in enumerate(ps):
-                k = set_where(f"{w} part {j}")
-                if tok is None: tok = k
+                w.j = j
                 b = render_part(p, ad, role, kw, fetch, src)
                 if b is not None: blocks.append(b)
-        finally:
-            if tok is not None: reset_where(tok)
+        finally: reset_where(tok)
         res = as_list(ad.msg(t.role, blocks)) if blocks else []
     if 'name' in t:
         if ad.msg_names:

@@ -131,3 +131,18 @@ def test_loops_accepted_by_provider(api):
         try: msgs = msgkit.mk_msgs(copy.deepcopy(h), api)
         except (ValueError, TypeError): continue  # (what no API takes: refused, as the general path does)
         oracle.check(api, msgs)
+
+def test_render_where_named_per_part():
+    """A loss while a turn renders names its part (render_turn's one `_Part`, moved on part by part), as text; and a
+    loss after it names no part"""
+    h = [Q, dict(role='assistant', content=[dict(type='text', text='a'), dict(type='text', text='b'),
+                                            dict(type='thinking', thinking='hm', signature='s')])]
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter('always')
+        msgkit.mk_msgs(h, 'openai_chat')
+    ls = [o for w in ws for o in w.message.losses]
+    # (Chat takes one text: the two texts are merged first, so the reasoning is the turn's part 1)
+    assert ls == [dict(where='msgs[1] part 1', what='reasoning from anthropic', why='only anthropic can read it')]
+    assert type(ls[0]['where']) is str
+    from msgkit.losses import _at
+    assert _at.get() == ''  # reset after the turn

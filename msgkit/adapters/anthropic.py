@@ -526,8 +526,9 @@ def _rstrip(m):
     return {**m, 'content':c[:-1] + [{**c[-1], 'text':c[-1]['text'].rstrip()}]}
 
 # %% ../../nbs/23_anthropic.ipynb #6f4be3a9
+_rk = frozenset(('role','content'))  # (keys views compare with a set in C: no set made per pair)
 @patch
-def mergeable(self:AnthropicAdapter, a, b): return a.get('role')==b.get('role') and set(a)=={'role','content'}==set(b)
+def mergeable(self:AnthropicAdapter, a, b): return a.get('role')==b.get('role') and a.keys()==_rk==b.keys()
 
 @patch
 def join(self:AnthropicAdapter, run):

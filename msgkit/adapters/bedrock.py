@@ -461,8 +461,9 @@ def before_send(self:BedrockAdapter, msgs):
     return _rstrip(msgs)
 
 # %% ../../nbs/25_bedrock.ipynb #0db366c9
+_rk = frozenset(('role','content'))  # (keys views compare with a set in C: no set made per pair)
 @patch
-def mergeable(self:BedrockAdapter, a, b): return a.get('role')==b.get('role') and set(a)=={'role','content'}==set(b)
+def mergeable(self:BedrockAdapter, a, b): return a.get('role')==b.get('role') and a.keys()==_rk==b.keys()
 @patch
 def join(self:BedrockAdapter, run): return dict(role=run[0]['role'], content=[o for m in run for o in m['content']])
 

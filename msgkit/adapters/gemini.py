@@ -239,8 +239,9 @@ def model_of(self:GeminiAdapter, x):
     m = (_g(x, 'model_version') if isinstance(x, dict) else getattr(x, 'model_version', None))
     return m if isinstance(m, str) else None
 
+_rk = frozenset(('role','parts'))  # (keys views compare with a set in C: no set made per pair)
 @patch
-def mergeable(self:GeminiAdapter, a, b): return a.get('role')==b.get('role') and set(a)=={'role','parts'}==set(b)
+def mergeable(self:GeminiAdapter, a, b): return a.get('role')==b.get('role') and a.keys()==_rk==b.keys()
 @patch
 def join(self:GeminiAdapter, run): return dict(role=run[0]['role'], parts=[o for m in run for o in m['parts']])
 
