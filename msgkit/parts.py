@@ -84,11 +84,13 @@ def tool_args(a, name=None):
     "Tool-call arguments from the JSON text (or dict) an API or format gives for a call of `name`"
     if isinstance(a, (dict,list)) or a is None: return a if a is not None else {}
     if not isinstance(a, str): return a
-    try: r = json.loads(a) if a.strip() else {}
+    b = a.strip()
+    try: r = json.loads(a) if b else {}
     except json.JSONDecodeError:
         raise InputError(f"Tool call {name!r}: its arguments are not valid JSON: {a[:80]!r}") from None
     except RecursionError: r = None
-    if r is None and a.strip()!='null' or too_deep(r, MAX_DEPTH-10):
+    # (each level takes a character of the text at least: text no longer than the limit nests no deeper, #22)
+    if r is None and b!='null' or len(a)>MAX_DEPTH-10 and too_deep(r, MAX_DEPTH-10):
         raise InputError(f"Tool call {name!r}: its arguments are nested more than {MAX_DEPTH-10} levels deep "
                          "(msgkit.errors.MAX_DEPTH less 10)")
     # #17E1: JSON text that holds nothing ('""') is no arguments, as litellm reads it (BerriAI/litellm, test
@@ -166,8 +168,9 @@ fields(Turn, 'role', 'parts', 'at', 'native', 'name', 'src', 'model')
 def turn(role, parts, src=None, model=None, native=None, **kw)->Turn:
     "A neutral turn; `native`: the whole dict it was read from, which goes back as it is to an API whose form it fits"
     t = Turn(role=role, parts=list(parts), **kw)
-    for k,v in dict(src=src, model=model, native=native).items():
-        if v is not None: t[k] = v
+    if src is not None: t['src'] = src
+    if model is not None: t['model'] = model
+    if native is not None: t['native'] = native
     return t
 
 def edit_part(p, **kw)->Part:

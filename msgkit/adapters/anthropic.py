@@ -353,7 +353,8 @@ def carry_marks(self:AnthropicAdapter, turns):
     "Bedrock's `cachePoint` blocks as `cache_control` on the block before each: the same intent, a breakpoint there"
     out = []
     for t in turns:
-        if not any(_point(p) for p in t.parts): out.append(t); continue
+        # (only an opaque part can be one: told by its type, in C, for every part of the history)
+        if not any(p['type']=='opaque' and _point(p) for p in t['parts']): out.append(t); continue
         ps = []
         for p in t.parts:
             if (cp := _point(p)) is None: ps.append(p); continue
