@@ -146,3 +146,16 @@ def test_render_where_named_per_part():
     assert type(ls[0]['where']) is str
     from msgkit.losses import _at
     assert _at.get() == ''  # reset after the turn
+
+def test_tool_args_depth_unchanged():
+    "Arguments refused for depth are those `too_deep` refuses, at and around the limit, whatever their length"
+    from msgkit.parts import tool_args
+    from msgkit.errors import too_deep, MAX_DEPTH
+    lim = MAX_DEPTH - 10
+    for n in range(lim - 3, lim + 4):
+        for a in ('[' * n + ']' * n, '{"a":' * n + '1' + '}' * n, '[' * n + '1' + ']' * n):
+            want = too_deep(json.loads(a), lim)
+            try: tool_args(a, 'f'); got = False
+            except ValueError: got = True
+            assert got == want, (n, a[:8])
+    assert tool_args('[' * 45 + ']' * 45) and len('[' * 45 + ']' * 45) == lim  # at the length limit: no walk, read
