@@ -69,6 +69,11 @@ def as_list(r)->list: return r if isinstance(r, list) else [r]
 
 def merge_texts(ps:list)->list:
     "Parts `ps` with each run of adjacent text parts as one (`join_texts`)"
+    prev = False  # (#22: no two texts side by side, as in most turns: the same parts, told in one look at each)
+    for p in ps:
+        if (cur := p['type']=='text' and not p.get('raw')) and prev: break
+        prev = cur
+    else: return list(ps)
     out,run = [],[]
     for p in [*ps, None]:
         if p is not None and p.type=='text' and not p.get('raw'): run.append(p); continue

@@ -452,7 +452,9 @@ def _clean_item(d):
         raise InputTypeError(f"A Responses output item's type is text, not {d['type']!r:.60}")
     if d.get('type')=='message' and isinstance(d.get('content'), list):  # #17 item 11: an input's content may be text
         d = {**d, 'content':[{'logprobs':[], **o} if o.get('type')=='output_text' else o for o in d.get('content', [])]}
-    return {**{k:None for k in _nullable.get(d.get('type'), ())}, **d}
+    # (#22: nothing to add, `d` itself: `render_turns` then knows at once that a refused item stays refused)
+    ks = _nullable.get(d.get('type'))
+    return {**{k:None for k in ks}, **d} if ks else d
 
 @patch
 def reads(self:OpenAIAdapter, d): return isinstance(t := d.get('type'), str) and t in _blocks
