@@ -1590,6 +1590,12 @@ docs = {
     '    v: (not documented)\n'
     '    _memo: (not documented) (default None)\n'
     '    _d: (not documented) (default 0)',
+'msgkit.msgs.msg_maker':
+    "`f(s)` == `msg_of(tmpl)` with `s` in place of `hole`, made as `Msg`/`Blocks`/`Block` at once; `None` if it can't\n"
+    '\n'
+    'Parameters:\n'
+    '    tmpl: A message of plain dicts, lists and JSON scalars, holding `hole` once\n'
+    '    hole: The string `s` stands for',
 'msgkit.msgs.Request':
     "A request (`mk_request`'s keyword arguments or wire body): a plain `dict`; `api` names the API it is for",
 'msgkit.msgs.as_request':

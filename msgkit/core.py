@@ -114,7 +114,19 @@ def _texts(msgs, ad)->list|None:
         role = 'assistant' if role=='user' else 'user'
     return out
 
+_holes = ('\0msgkit: a text\0', ' \n\0msgkit: another, ünï\0\t ')  # (the second: spaces that strip would drop)
+_makers = {}  # (adapter, role, its text_msg) -> a function making that text message as a `Msg`
 
+def _text_maker(ad, role):
+    "A function of `s` making `ad.text_msg(role, s)` as a `Msg` (`msg_maker`; else `msg_of` of it)"
+    k = (ad, role, type(ad).text_msg)
+    if (f := _makers.get(k)) is None:
+        a,b = _holes
+        f = msg_maker(ad.text_msg(role, a), a)
+        # a second hole, to be sure the message holds the text as it is (not stripped, say), wherever it is
+        if f is None or f(b)!=ad.text_msg(role, b): f = lambda s: msg_of(ad.text_msg(role, s))
+        f = _makers[k] = f
+    return f
 
 # %% ../nbs/47_core.ipynb #3118a934
 @guard(HISTORY, depth=False)
@@ -135,8 +147,10 @@ def mk_msgs(
     ad.chk_opts(kw)
     chk_depth('mk_msgs', cache, ttl, cache_last_ckpt_only, fetch, fit, kw)  # `msgs` below: plain text is shallow
     if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs, ad)) is not None:
-        # what `tidy` leaves as it is; `msg_of` copies what it holds as `Block`s (no `obj` copy before it)
-        return History(map(msg_of, ad.before_send([ad.text_msg(r, s) for r,s in tx])))
+        # what `tidy` leaves as it is, made as `Msg`s at once; what `before_send` changes, a `Msg` by `msg_of`
+        mk = {r:_text_maker(ad, r) for r in ('user','assistant')}
+        out = ad.before_send([mk[r](s) for r,s in tx])
+        return History(m if type(m) is Msg else msg_of(m) for m in out)
     chk_depth('mk_msgs', msgs)
     ts = read_history(msgs, ad=ad)
     res = finish_msgs(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only, as_obj=False)

@@ -450,10 +450,12 @@ def carry_marks(self:BedrockAdapter, turns):
 @patch
 def before_send(self:BedrockAdapter, msgs):
     "A prefill without trailing whitespace (as Claude on Bedrock wants), cache TTLs longest first, at most 4 of them"
-    msgs = [_place_points(m) for m in msgs]
-    # self.marks, inline: every request runs it
-    cps = [o['cachePoint'] for m in msgs if isinstance(c := m.get('content'), list) for o in c
-           if isinstance(o, dict) and 'cachePoint' in o]
+    # self.marks, inline: every request runs it; the points placed only where there are any (most requests: none)
+    def points(ms): return [o['cachePoint'] for m in ms if isinstance(c := m.get('content'), list) for o in c
+                            if isinstance(o, dict) and 'cachePoint' in o]
+    if cps := points(msgs):
+        msgs = [_place_points(m) for m in msgs]
+        cps = points(msgs)
     if len(cps)>self.max_marks:
         raise InputError(f"api='bedrock' takes at most {self.max_marks} cache points; this history has {len(cps)}: "
                          "pass cache_last_ckpt_only=True to keep only the last one")
