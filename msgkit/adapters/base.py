@@ -210,6 +210,11 @@ def plain_item(self:Adapter, d:dict)->bool:
     return False
 
 @patch
+def own_history(self:Adapter, h):
+    "History `h` as `mk_msgs` gives it, if `h` is already in this API's plainest form with nothing to change; else `None`"
+    return None
+
+@patch
 def split_msg(self:Adapter, d)->tuple|None:
     "`(role, content)` if `d` is a message in this API's form, else `None`"
     return (d['role'], d['content']) if 'role' in d and 'content' in d else None

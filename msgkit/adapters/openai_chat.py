@@ -408,6 +408,47 @@ def parse_item(self:OpenAIChatAdapter, d):
         calls.append(tool_call_part(None, fc['name'], tool_args(fc.get('arguments'), fc['name'])))
     return d['role'], parts + calls
 
+# %% ../../nbs/22_openai_chat.ipynb #582450ef
+from ..msgs import History, msg_of
+_own_id,_own_name = re.compile(r'[A-Za-z0-9_-]+'),re.compile(r'[a-zA-Z0-9_-]{1,64}')
+
+def _own_args(a)->bool:
+    "Are arguments `a` one JSON object, nothing around it, nested within the limit (as `tool_args` reads them)?"
+    if a[:1]!='{' or a[-1:]!='}': return False
+    try: d = json.loads(a)
+    except (ValueError, RecursionError): return False
+    return type(d) is dict and bool(d) and (len(a)<=MAX_DEPTH-10 or not too_deep(d, MAX_DEPTH-10))
+
+@patch
+def own_history(self:OpenAIChatAdapter, h):
+    "History `h` as `mk_msgs` gives it, if it is already in Chat's plainest form with nothing to change; else `None`"
+    if type(self) is not OpenAIChatAdapter or type(h) is not list or not h: return None  # (a dialect: its own rules)
+    ids,todo,idm,prev = set(),[],self.id_max,None
+    for i,o in enumerate(h):
+        if type(o) is not dict: return None
+        r = o.get('role')
+        if r==prev and r!='tool': return None  # two messages of a role together: `tidy` joins them
+        prev = r
+        if len(o)==2:
+            c = o.get('content')
+            if todo or type(c) is not str or c.isspace() or not c or not (
+                r=='user' or r=='assistant' or r=='system' and i==0): return None
+            continue
+        if not self.plain_item(o): return None
+        if r=='tool':
+            if not todo or o['tool_call_id']!=todo.pop(0) or not o['content']: return None
+            continue
+        c = o['content']
+        if todo or c is not None and (not c or c.isspace()): return None
+        for k in o['tool_calls']:
+            f,n = k['function'],k['id']
+            if (n in ids or len(n)>idm or not _own_id.fullmatch(n) or not _own_name.fullmatch(f['name'])
+                or not _own_args(f['arguments'])): return None
+            ids.add(n); todo.append(n)
+    if todo: return None
+    # (`content` first in the model's messages, as `fix_item` puts it on the general path)
+    return History(msg_of({'content':o['content'], **o} if o['role']=='assistant' else o) for o in h)
+
 # %% ../../nbs/22_openai_chat.ipynb #7fff9d8e
 OpenAIChatAdapter.resp_keys = ('choices',)  # a `ChatCompletion`'s dict: `object` 'chat.completion', `choices`
 

@@ -1,0 +1,104 @@
+"""#22: a Chat history already in Chat's plainest form is copied to `openai_chat` at once (`own_history`), not read,
+repaired and rendered. It must give exactly what the general path gives: the same messages (as JSON, keys in the same
+order; of the same types), the same warnings and errors; and be taken for the loops people keep. Counts and compares,
+never times (bench/ measures)."""
+import copy, json, os, random, sys, warnings
+import pytest
+import msgkit
+from msgkit.registry import get_api, apis
+from msgkit.adapters.openai_chat import OpenAIChatAdapter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, '..', 'bench')]
+import corpus_check, oracle
+from peers import tool_chat, text_history, chat_dicts
+from test_perf22_loop import loops, call, asst, tool, Q, A, ARGS, IDS, NAMES, CONTENTS, RESULTS
+from test_perf22_text import types
+
+CH = get_api('openai_chat')
+
+def _out(h, api='openai_chat'):
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter('always')
+        try: r = msgkit.mk_msgs(copy.deepcopy(h), api)
+        except Exception as e: return ('error', type(e), str(e))
+    return [json.dumps(m, default=repr) for m in r], types(list(r)), type(r).__name__, [(w.category, str(w.message)) for w in ws]
+
+def rand_hist(r):
+    "A random Chat history: text, plain calls and results, with the odd ids, names, arguments and orders of the loops"
+    h, n = [], 0
+    if r.random() < 0.2: h.append(dict(role='system', content=r.choice(['Be brief.', ' ', ''])))
+    odd = r.random() < 0.4  # odd values often, else mostly what a well-formed loop holds
+    for _ in range(r.randrange(1, 9)):
+        k, last = r.random(), h[-1]['role'] if h else None
+        if k < 0.3 or last == 'tool' and r.random() < 0.7:
+            role = r.choice(['user', 'user', 'assistant', 'system', 'developer']) if odd else \
+                   ('assistant' if last in ('user', 'system') else 'user')
+            h.append(dict(role=role, content=r.choice(['Hi', 'x', ' ', '', 'ünï\n', 'a' * 200] if odd else ['Hi', 'ünï\n'])))
+        elif k < 0.9:
+            w = 6 if odd else 60
+            cs = [call(r.choice(IDS[:3] + [f'c{n + j}'] * w), r.choice(NAMES[:2] + ['get_weather'] * w),
+                       r.choice(ARGS + ['{"city": "Paris"}'] * w)) for j in range(r.choice([1, 1, 1, 2, 3]))]
+            n += len(cs)
+            if h and h[-1]['role'] == 'assistant' and not odd: h.append(Q)
+            h.append(asst(cs, r.choice(CONTENTS + ['Let me look.'] * w)))
+            rs = [tool(c['id'], r.choice(RESULTS + ['{"t": 1}'] * w)) for c in cs]
+            if odd and r.random() < 0.3: r.shuffle(rs)
+            if odd and r.random() < 0.2: rs = rs[:-1]
+            h += rs
+        elif not h or h[-1]['role'] != 'assistant' or odd: h.append(A)
+    return h
+
+def cases():
+    yield from loops()
+    yield from (corpus_check.history(c) for c in corpus_check.load_cases())
+    yield from (tool_chat(n) for n in (1, 2, 3, 4, 5, 8, 40))
+    yield chat_dicts(text_history(12))
+    r = random.Random(22)
+    yield from (rand_hist(r) for _ in range(800))
+
+def test_own_history_as_general(monkeypatch):
+    "Every case: the same outcome with `own_history` as without it; and it was taken for many"
+    hs = list(cases())
+    taken = sum(CH.own_history(copy.deepcopy(h)) is not None for h in hs)
+    fast = [_out(h) for h in hs]
+    with monkeypatch.context() as m:
+        m.setattr(OpenAIChatAdapter, 'own_history', lambda self, h: None)
+        slow = [_out(h) for h in hs]
+    bad = [(i, hs[i], f, s) for i, (f, s) in enumerate(zip(fast, slow)) if f != s]
+    assert not bad, bad[:2]
+    assert taken > 250 and len(hs) - taken > 250, taken  # both ways, many times (315 and 1,360 when written)
+
+@pytest.mark.parametrize('api', [a for a in apis() if a != 'openai_chat'])
+def test_only_chat_copies(api):
+    "Every other API and every dialect reads and renders (their own rules): none of them copies"
+    assert get_api(api).own_history(tool_chat(8)) is None
+
+def test_taken_for_the_common_loop_and_copies():
+    h = tool_chat(40)
+    r = CH.own_history(h)
+    assert r == h and type(r).__name__ == 'History' and all(type(m).__name__ == 'Msg' for m in r)
+    assert r[1]['tool_calls'] is not h[1]['tool_calls'] and r[1]['tool_calls'][0]['function'] is not h[1]['tool_calls'][0]['function']
+    r[1]['tool_calls'][0]['function']['name'] = 'changed'
+    assert h[1]['tool_calls'][0]['function']['name'] == 'get_weather'  # the caller's history untouched
+    oracle.check('openai_chat', msgkit.mk_msgs(h, 'openai_chat'))  # what it gives, the API takes
+
+def test_options_take_the_general_path(monkeypatch):
+    "cache=, fetch=, fit= and block options go the general path (`own_history` is not asked)"
+    seen = []
+    monkeypatch.setattr(OpenAIChatAdapter, 'own_history', lambda self, h: seen.append(1))
+    for kw in (dict(cache=True), dict(fetch=True), dict(cache_last_ckpt_only=True)):
+        msgkit.mk_msgs(tool_chat(4), 'openai_chat', **kw)
+    assert not seen
+    msgkit.mk_msgs(tool_chat(4), 'openai_chat'); assert seen
+
+def test_a_looser_copy_is_caught(monkeypatch):
+    "A copy that let results come in any order (or blank text through) differs from the general path on these"
+    def loose(self, h):
+        return msgkit.msgs.History(map(msgkit.msgs.msg_of, h)) if all(type(o) is dict for o in h) else None
+    two = [call('c1'), call('c2', 'get_time', '{"tz": "UTC"}')]
+    hs = [[Q, asst(two), tool('c2'), tool('c1'), A], [Q, asst([call()]), tool(), dict(role='user', content=' '), A],
+          [Q, asst([call()])], [Q, asst([call(args='{"a": 1}{"b": 2}')]), tool(), A]]
+    good = [_out(h) for h in hs]
+    monkeypatch.setattr(OpenAIChatAdapter, 'own_history', loose)
+    assert all(_out(h) != g for h, g in zip(hs, good))
