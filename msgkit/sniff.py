@@ -115,7 +115,9 @@ def uri_at(s)->tuple|None:
     if type(s) is not str or len(s)<MEMO_MIN or too_big(len(s)): return _uri_at(s)
     if (v := recall(('head', id(s)), s)) is None:
         v = _uri_at(s) or ()
-        if not v or v[1] is s: remember(('head', id(s)), s, v)  # (a stripped copy is not kept: the memo counts `s`)
+        # a data URI's verdict only: prose is told at its first characters, and kept it would hold the text (and
+        # push out base64); a stripped copy is not kept either (the memo counts `s`)
+        if v and v[1] is s: remember(('head', id(s)), s, v)
     return v or None
 
 def is_data_uri(s)->bool:

@@ -390,9 +390,6 @@ def test_payload_not_scanned(api, decodes):
     assert full == ([] if api in ('openai', 'openai_chat', 'anthropic') else [len(URI) - AT]), decodes
     assert m1 == m2
 
-@pytest.mark.xfail(strict=True, reason="00420c8's `uri_at` memoises the verdict for every exact str of 32 KB or more, "
-                   "prose too: the memo then holds the text (counted against B64_MEMO, evicting base64), where telling "
-                   "prose from a data URI costs `s[:5]`")
 def test_prose_not_kept_by_the_memo():
     t = 'Please summarise: ' + 'lorem ipsum ' * 10_000
     before = sys.getrefcount(t)
