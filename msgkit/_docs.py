@@ -2130,6 +2130,11 @@ docs = {
     '\n'
     'Parameters:\n'
     '    s: (not documented)',
+'msgkit.sniff.uri_at':
+    '`(header match, s stripped, where its payload starts)` if `s` is a whole data URI (`is_data_uri`), else `None`\n'
+    '\n'
+    'Parameters:\n'
+    '    s: (not documented)',
 'msgkit.sniff.is_data_uri':
     "Is `s` a whole `data:` URI with a media type (and not prose that starts with 'Data:')? Its header and ends read\n"
     '\n'
@@ -2140,6 +2145,14 @@ docs = {
     '\n'
     'Parameters:\n'
     '    s: (not documented)\n'
+    '    max_bytes: (not documented) (default 104857600)',
+'msgkit.sniff.chk_uri_size':
+    '`(m, s, at)`: data URI `s` (header match `m`, payload from `at`), if it holds at most `max_bytes`; else an error\n'
+    '\n'
+    'Parameters:\n'
+    '    m: (not documented)\n'
+    '    s: (not documented)\n'
+    '    at: (not documented)\n'
     '    max_bytes: (not documented) (default 104857600)',
 'msgkit.sniff.data_uri_parts':
     '`(header match, payload text)` of data URI `s`, its size checked against `max_bytes`; nothing decoded\n'

@@ -41,10 +41,10 @@ def _b64_str(b, prefix=''):
     mv = memoryview(b)
     if mv.ndim!=1 or mv.itemsize!=1 or not mv.c_contiguous: mv = memoryview(mv.tobytes())  # a buffer of wider items
     n = mv.nbytes
-    if n<(1<<20) or not prefix.isascii() or not _in_place(): return prefix + base64.b64encode(mv).decode('ascii')
+    if n<MEMO_MIN or not prefix.isascii() or not _in_place(): return prefix + base64.b64encode(mv).decode('ascii')
     import ctypes, sys
     s = _direct[1](len(prefix) + 4*((n+2)//3), 127)  # PyUnicode_New: a compact ASCII string, ours alone until filled
-    at,step = id(s) + sys.getsizeof('') - 1,3<<18
+    at,step = id(s) + sys.getsizeof('') - 1,3<<14  # (a multiple of 3: the pieces' text joins without padding)
     ctypes.memmove(at, prefix.encode('ascii'), len(prefix)); at += len(prefix)
     for i in range(0, n, step):
         c = binascii.b2a_base64(mv[i:i+step], newline=False)

@@ -132,7 +132,9 @@ def read_part(o, ad=None, in_msg=False)->Part:
         p = parse_with(src, o)
         # a request's `None`s stay
         return with_fields(p, native=o0) if 'native' in p and o0 is not o and src.owns(o0) else p
-    return to_part(o, max_bytes=ad.max_read() if ad is not None else None)
+    # the API's most bytes bound only what is read from a file or a data URI: bytes in hand and text don't ask for it
+    uri = isinstance(o, str) and (o[:1].isspace() or o[:5].lower()=='data:')
+    return to_part(o, max_bytes=ad.max_read() if ad is not None and (uri or isinstance(o, Path)) else None)
 
 # %% ../nbs/09_history.ipynb #0c652b9c
 def is_turn(d)->bool:

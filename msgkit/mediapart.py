@@ -52,10 +52,10 @@ def media(
     if mt is not None and not isinstance(mt, str):
         raise InputTypeError(f"media()'s mt is a media type like 'image/png', not {type(mt).__name__}")
     if path is not None: data, smt = read_path(data, max_bytes or MAX_READ)
-    elif is_data_uri(data):
-        if (lz := _lazy_uri(data, mt, max_bytes or MAX_READ, kw)) is not None: return lz
-        data, smt = parse_data_uri(data, max_bytes or MAX_READ)
     elif isinstance(data, (bytes,bytearray,memoryview)): data, smt = bytes(data), media_type(data)
+    elif (h := uri_at(data)) is not None:  # (its header read once, here: `_lazy_uri` and `parse_data_uri` take it on)
+        if (lz := _lazy_uri(h, mt, max_bytes or MAX_READ, kw)) is not None: return lz
+        data, smt = parse_data_uri(h[1], max_bytes or MAX_READ)
     else: raise InputTypeError(f"media() takes bytes, a Path or a data URI, not {type(data).__name__}")
     same_type(smt, mt)
     mt = mt or smt
@@ -197,6 +197,7 @@ def data_len(p)->int:
     return _held_len(v)//4*3 - (2 if s.endswith('==') else 1 if s.endswith('=') else 0)
 
 
+
 # %% ../nbs/08_mediapart.ipynb #32062136
 def with_fields(p:Part, **kw)->Part:
     "Part `p` with fields `kw` too (a `LazyMedia` stays lazy)"
@@ -228,10 +229,12 @@ def checked_b64(s:str, mt=None)->bytes:
         nl = ' (it holds line breaks: join its lines)' if '\n' in s[:4096] or '\r' in s[:4096] else ''
         raise InputError(f"This {mt or 'media'}'s base64 is not valid{nl}: {e}") from None
 
-def _lazy_uri(s, mt, max_bytes, kw):
-    "A `LazyMedia` for a large base64 data URI (its size checked first), or `None` to read it the eager way"
-    m,s,at = data_uri_at(s, max_bytes)
-    if not m['b64'] or len(s)-at<LAZY_MIN or '%' in s[at:at+DATA_WIN] or '%' in s[-DATA_WIN:]: return None
+def _lazy_uri(h, mt, max_bytes, kw):
+    "A `LazyMedia` for a large base64 data URI (`h`: what `uri_at` found; its size checked first), or `None`: eager"
+    m,s,at = chk_uri_size(*h, max_bytes)
+    # (a percent-escape near either end: read the eager way; `find` looks in place, where a slice would copy)
+    if not m['b64'] or len(s)-at<LAZY_MIN or s.find('%', at, at+DATA_WIN)>=0 or s.find('%', len(s)-DATA_WIN)>=0:
+        return None
     return _b64_media(s, at, mt, m['mt'].lower(), kw)
 
 def b64_media(s:str, mt:str=None, said:str=None, **kw)->Part:

@@ -4,9 +4,9 @@
 
 # %% auto #0
 __all__ = ['text_mts', 'office_mts', 'MAX_READ', 'DATA_WIN', 'MAX_INFLATE', 'MAX_OBJSTMS', 'MAX_PAGES', 'media_type',
-           'is_text_mt', 'media_kind', 'data_head', 'is_data_uri', 'data_uri_at', 'data_uri_parts', 'parse_data_uri',
-           'is_url', 'ext_type', 'url_type', 'read_path', 'text_type', 'img_size', 'img_px', 'pdf_pages', 'media_secs',
-           'sample']
+           'is_text_mt', 'media_kind', 'data_head', 'uri_at', 'is_data_uri', 'data_uri_at', 'chk_uri_size',
+           'data_uri_parts', 'parse_data_uri', 'is_url', 'ext_type', 'url_type', 'read_path', 'text_type', 'img_size',
+           'img_px', 'pdf_pages', 'media_secs', 'sample']
 
 # %% ../nbs/02_sniff.ipynb #d79395d3
 import binascii, re, struct, zlib
@@ -30,7 +30,16 @@ def media_type(
         return mt or None
     return _media_type(b)
 
+def _sig_type(h)->str|None:
+    "The type `filetype.guess` gives bytes that open with `h` (their first 64), where the signature alone says it"
+    if h[:3]==b'\xff\xd8\xff': return 'image/jpeg'
+    if h[:3]==b'GIF': return 'image/gif'
+    if h[:4]==b'RIFF' and h[8:14]==b'WEBPVP': return 'image/webp'
+    if h[:16]==b'\x89PNG\r\n\x1a\n\0\0\0\rIHDR' and h[37:41] in (b'IDAT', b'IEND'): return 'image/png'
+    return None
+
 def _media_type(b):
+    if mt := _sig_type(bytes(b[:64])): return mt
     import filetype
     k = filetype.guess(bytes(b[:8192]))
     mt = _mt_fix.get(k.mime, k.mime) if k else None
@@ -80,9 +89,11 @@ _ws_ascii = ' \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f'  # what `\s` matches in ASCII text
 DATA_WIN = 4096  # how much of a data URI's payload is read at each end to tell it from prose: never its whole length
 
 def _has_ws(s, a, b):
-    "Is there whitespace in `s[a:b]`? (found by `str.find` in ASCII text, which copies nothing)"
-    if s.isascii(): return any(s.find(c, a, b)>=0 for c in _ws_ascii)
-    return _ws.search(s, a, b) is not None
+    "Is there whitespace in `s[a:b]`? (ASCII text: one `str.find` a character, which copies nothing)"
+    if not s.isascii(): return _ws.search(s, a, b) is not None
+    f = s.find  # (written out: a generator over `_ws_ascii` costs more than the ten searches)
+    return (f(' ',a,b)>=0 or f('\n',a,b)>=0 or f('\r',a,b)>=0 or f('\t',a,b)>=0 or f('\x0b',a,b)>=0 or f('\x0c',a,b)>=0
+            or f('\x1c',a,b)>=0 or f('\x1d',a,b)>=0 or f('\x1e',a,b)>=0 or f('\x1f',a,b)>=0)
 
 def data_head(s):
     "`(header match, index of the comma)` of data URI `s`, or `None`: only its header is read"
@@ -91,13 +102,27 @@ def data_head(s):
     m = _head_re.fullmatch(s, 0, i) if i>0 else None
     return (m, i) if m else None
 
-def is_data_uri(s)->bool:
-    "Is `s` a whole `data:` URI with a media type (and not prose that starts with 'Data:')? Its header and ends read"
+def _uri_at(s):
     if isinstance(s, str) and (s[:1].isspace() or s[-1:].isspace()): s = s.strip()
     h = data_head(s)
-    if h is None: return False
+    if h is None: return None
     i,n = h[1]+1,len(s)
-    return not (_has_ws(s, i, min(n, i+DATA_WIN)) or n-i>DATA_WIN and _has_ws(s, max(i+DATA_WIN, n-DATA_WIN), n))
+    if _has_ws(s, i, min(n, i+DATA_WIN)) or n-i>DATA_WIN and _has_ws(s, max(i+DATA_WIN, n-DATA_WIN), n): return None
+    return h[0], s, i
+
+def uri_at(s)->tuple|None:
+    "`(header match, s stripped, where its payload starts)` if `s` is a whole data URI (`is_data_uri`), else `None`"
+    if type(s) is not str or len(s)<MEMO_MIN or too_big(len(s)): return _uri_at(s)
+    if (v := recall(('head', id(s)), s)) is None:
+        v = _uri_at(s) or ()
+        # a data URI's verdict only: prose is told at its first characters, and kept it would hold the text (and
+        # push out base64); a stripped copy is not kept either (the memo counts `s`)
+        if v and v[1] is s: remember(('head', id(s)), s, v)
+    return v or None
+
+def is_data_uri(s)->bool:
+    "Is `s` a whole `data:` URI with a media type (and not prose that starts with 'Data:')? Its header and ends read"
+    return uri_at(s) is not None
 
 # %% ../nbs/02_sniff.ipynb #5b204b47
 def data_uri_at(s:str, max_bytes:int=MAX_READ)->tuple:
@@ -105,11 +130,14 @@ def data_uri_at(s:str, max_bytes:int=MAX_READ)->tuple:
     if isinstance(s, str) and (s[:1].isspace() or s[-1:].isspace()): s = s.strip()
     h = data_head(s)
     if not h: raise InputError(f"Not a valid data URI: {str(s)[:60]!r}")
-    m,i = h
-    n = (len(s)-i-1)*3//4 if m['b64'] else len(s)-i-1
+    return chk_uri_size(h[0], s, h[1]+1, max_bytes)
+
+def chk_uri_size(m, s:str, at:int, max_bytes:int=MAX_READ)->tuple:
+    "`(m, s, at)`: data URI `s` (header match `m`, payload from `at`), if it holds at most `max_bytes`; else an error"
+    n = (len(s)-at)*3//4 if m['b64'] else len(s)-at
     if n>max_bytes: raise InputError(f"This data URI holds about {n:,} bytes, over the {max_bytes:,} byte limit: "
                                      "send the file by URL or a provider's file API")
-    return m, s, i+1
+    return m, s, at
 
 def data_uri_parts(s:str, max_bytes:int=MAX_READ)->tuple:
     "`(header match, payload text)` of data URI `s`, its size checked against `max_bytes`; nothing decoded"
