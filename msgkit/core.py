@@ -152,7 +152,8 @@ def mk_msgs(
         out = ad.before_send([mk[r](s) for r,s in tx])
         return History(m if type(m) is Msg else msg_of(m) for m in out)
     # a history already in the target's plainest form, nothing to change (Chat's, say): copied (shallow by its shape)
-    if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (own := ad.own_history(msgs)) is not None: return own
+    plain = not (cache or cache_last_ckpt_only or fetch or fit or kw)
+    if plain and (own := ad.own_history(msgs)) is not None: return own
     chk_depth('mk_msgs', msgs)
     ts = read_history(msgs, ad=ad)
     res = finish_msgs(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only, as_obj=False)

@@ -211,7 +211,7 @@ def plain_item(self:Adapter, d:dict)->bool:
 
 @patch
 def own_history(self:Adapter, h):
-    "History `h` as `mk_msgs` gives it, if `h` is already in this API's plainest form with nothing to change; else `None`"
+    "History `h` as `mk_msgs` gives it, if already in this API's plainest form with nothing to change; else `None`"
     return None
 
 @patch

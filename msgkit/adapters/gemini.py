@@ -554,8 +554,14 @@ _unb64_keys = frozenset(('thought_signature','thoughtSignature','inline_data','i
 
 def _needs_unb64(d):
     "Does Gemini content dict `d` hold bytes fields as base64 text (it went through JSON)?"
-    # `tidy` asks it of every message: parts (plain dicts) naming none of these fields, text alone say, answer at once
-    if all(type(p) is dict and _unb64_keys.isdisjoint(p) for p in d.get('parts') or ()): return False
+    # `tidy` asks it of every message: parts (plain dicts) naming none of these fields (text alone, say), or naming only
+    # a function response that holds no media (a tool's text result), answer at once; any other, the look below
+    for p in d.get('parts') or ():
+        if type(p) is not dict: break
+        if _unb64_keys.isdisjoint(p): continue
+        if 'thought_signature' in p or 'thoughtSignature' in p or 'inline_data' in p or 'inlineData' in p: break
+        if type(fr := _g(p, 'function_response')) is not dict or fr.get('parts'): break
+    else: return False
     return (any(isinstance(p.get(k), str)
                 for p in d.get('parts') or [] for k in ('thought_signature','thoughtSignature'))
             or any(isinstance((_g(p, 'inline_data') or {}).get('data'), str) for p in _all_parts(d)))
