@@ -49,7 +49,36 @@ def rand_hist(r):
         elif not h or h[-1]['role'] != 'assistant' or odd: h.append(A)
     return h
 
+def img_cases():
+    "Chat histories holding images by data URI, as stored, and the odd ones the general path must have"
+    from peers import image_chat, big_png, data_uri
+    import base64
+    png, big = big_png(2_000), big_png(100_000)
+    jpg = base64.b64decode('/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=')
+    u, ub, uj = data_uri(png), data_uri(big), data_uri(jpg, 'image/jpeg')
+    im = lambda url, **kw: dict(type='image_url', image_url=dict(url=url, **kw))
+    tx = lambda t='What is this?': dict(type='text', text=t)
+    yield image_chat([png, big], 8)
+    yield image_chat([big] * 3, 12)
+    odd = [[im(u), tx()], [tx(), im(ub)], [im(u)], [im(u), im(uj), tx()], [tx(), tx('more'), im(u)], [tx()],
+           [im(u), tx(' ')], [im(u, detail='low'), tx()], [im(' ' + u), tx()], [im(u + '\n'), tx()],
+           [im(u.replace('data:image/png', 'data:image/PNG')), tx()], [im(u.replace('image/png', 'image/jpeg')), tx()],
+           [im(ub.replace('image/png', 'image/jpeg')), tx()], [im(data_uri(jpg, 'image/png')), tx()],
+           [im(u.replace(';base64,', ';name=a.png;base64,')), tx()], [im(u[:-8] + '%41%41%3D'), tx()],
+           [im(u[:200] + '!!' + u[202:]), tx()], [im(ub[:50_000] + '*' + ub[50_001:]), tx()],
+           [im('data:application/pdf;base64,' + u.split(',', 1)[1]), tx()], [im('data:image/bmp;base64,Qk0='), tx()],
+           [im('https://example.com/cat.png'), tx()], [im('data:,hello'), tx()], [im(u), dict(type='text', text='x', extra=1)],
+           [dict(type='image_url', image_url=u), tx()], [im(u), dict(type='input_audio', input_audio=dict(data='AAAA', format='wav'))],
+           [im(data_uri(b'GIF89a' + png[6:], 'image/gif')), tx()], [im(data_uri(png, 'image/webp')), tx()], []]
+    for c in odd:
+        yield [dict(role='user', content=c), dict(role='assistant', content='A cat.')]
+        yield [dict(role='system', content='Be brief.'), dict(role='user', content=c)]
+    yield [dict(role='user', content='hi'), dict(role='assistant', content=[im(u), tx()])]  # media from the model
+    yield [dict(role='user', content=[im(u), tx()]), dict(role='user', content=[im(ub), tx()])]  # two user turns
+    yield [Q, asst([call()]), tool(), dict(role='user', content=[im(u), tx()]), A]
+
 def cases():
+    yield from img_cases()
     yield from loops()
     yield from (corpus_check.history(c) for c in corpus_check.load_cases())
     yield from (tool_chat(n) for n in (1, 2, 3, 4, 5, 8, 40))
@@ -68,6 +97,8 @@ def test_own_history_as_general(monkeypatch):
     bad = [(i, hs[i], f, s) for i, (f, s) in enumerate(zip(fast, slow)) if f != s]
     assert not bad, bad[:2]
     assert taken > 250 and len(hs) - taken > 250, taken  # both ways, many times (315 and 1,360 when written)
+    imgs = [h for h in img_cases()]
+    assert sum(CH.own_history(h) is not None for h in imgs) >= 8  # images too (and not the odd ones)
 
 @pytest.mark.parametrize('api', [a for a in apis() if a != 'openai_chat'])
 def test_only_chat_copies(api):

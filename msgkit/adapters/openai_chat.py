@@ -13,7 +13,7 @@ from ..codec import *
 from ..sniff import *
 from ..parts import *
 from ..shapes import *
-from ..losses import lose
+from ..losses import lose, losses_so_far
 from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
@@ -420,6 +420,32 @@ def _own_args(a)->bool:
     return type(d) is dict and bool(d) and (len(a)<=MAX_DEPTH-10 or not too_deep(d, MAX_DEPTH-10))
 
 @patch
+def _own_blocks(self:OpenAIChatAdapter, c)->bool:
+    "Is user content `c` text and images by data URI (one at least, no two texts together) that read and render as is?"
+    # each image is read and rendered by the general path's own functions (`any_block`, `part`): what comes back must
+    # be the block itself (its URI the same string), and nothing lost on the way
+    img,prev,n = False,None,len(losses_so_far())
+    for o in c:
+        if type(o) is not dict or len(o)!=2: return False
+        t = o.get('type')
+        if t=='text':
+            if prev=='text' or type(x := o.get('text')) is not str or not x or x.isspace(): return False
+        elif t=='image_url':
+            iu = o.get('image_url')
+            if type(iu) is not dict or len(iu)!=1 or type(u := iu.get('url')) is not str or u[:5]!='data:': return False
+            # (the answer for a large URI is remembered by the string, as its header is: the next turn asks again)
+            k = ('own', self, id(u)) if len(u)>=MEMO_MIN and not too_big(len(u)) else None
+            if k is None or recall(k, u) is None:
+                try:
+                    if self.part(self.any_block(o), 'user')!=o: return False
+                except Exception: return False  # (the general path says what is wrong)
+                if k is not None and len(losses_so_far())==n: remember(k, u, ())
+            img = True
+        else: return False
+        prev = t
+    return img and len(losses_so_far())==n
+
+@patch
 def own_history(self:OpenAIChatAdapter, h):
     "History `h` as `mk_msgs` gives it, if it is already in Chat's plainest form with nothing to change; else `None`"
     if type(self) is not OpenAIChatAdapter or type(h) is not list or not h: return None  # (a dialect: its own rules)
@@ -431,8 +457,9 @@ def own_history(self:OpenAIChatAdapter, h):
         prev = r
         if len(o)==2:
             c = o.get('content')
-            if todo or type(c) is not str or c.isspace() or not c or not (
-                r=='user' or r=='assistant' or r=='system' and i==0): return None
+            if todo or not (r=='user' or r=='assistant' or r=='system' and i==0): return None
+            if type(c) is list and r=='user' and self._own_blocks(c): continue
+            if type(c) is not str or c.isspace() or not c: return None
             continue
         if not self.plain_item(o): return None
         if r=='tool':
