@@ -53,8 +53,9 @@ def read_history(
     for i,o in enumerate(h):
         if type(o) is str: ts = [Turn(role=role, parts=[to_part(o)], at=i)]  # the common case, without the machinery
         elif _plain_text(o): ts = [_text_turn(o, i)]  # the commonest dict, as the general path reads it for every API
-        elif type(o) is dict and len(o)==3 and (src := _plain_src(o, ad)) is not None:
-            # a tool loop's calls and results in their plainest form: read by their own adapter, no other asked
+        elif type(o) is dict and 2<=len(o)<=3 and (src := _plain_src(o, ad)) is not None:
+            # a tool loop's calls and results, a user's text and images, in their plainest form: read by their own
+            # adapter, no other asked
             tok = set_where(f"msgs[{i}]")
             try: ts = _item_turns(o, src)
             finally: reset_where(tok)

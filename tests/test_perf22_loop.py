@@ -62,6 +62,16 @@ def loops():
                                                                 tool_calls=[call()]), tool(), A],
             [Q, asst([call()]), dict(role='tool', tool_call_id=7, content='x'), A],
             [Q, asst([call()]), dict(role='function', name='get_weather', content='x'), A]]
+    # a user's text and images (#22: read at once too), and near misses
+    u = 'data:image/png;base64,' + 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+    im = lambda url=u, **kw: dict(type='image_url', image_url=dict(url=url, **kw))
+    tx = lambda t='What is this?': dict(type='text', text=t)
+    for c in ([im(), tx()], [tx(), im()], [im()], [tx()], [tx(), tx('b')], [im(), im('https://example.com/a.png'), tx()],
+              [im(' ' + u)], [im('data:,x')], [im('not a url')], [im(detail='low')], [im(u.replace('png', 'PNG'))],
+              [tx('')], [dict(type='image_url', image_url=u)], [dict(type='text', text='x', extra=1)], [], [im(), 7],
+              [dict(type='input_image', image_url=u)], [dict(type='image', source=dict(type='url', url='https://x.io/a.png'))]):
+        out += [[dict(role='user', content=c), A], [Q, asst([call()]), tool(), dict(role='user', content=c), A],
+                [dict(role='assistant', content=c)], [dict(role='system', content=c), Q]]
     return out
 
 def _outcome(f):

@@ -361,12 +361,23 @@ def _plain_call(o)->bool:
     return (type(f) is dict and len(f)==2 and type(o.get('id')) is str and o['id']!='' and type(f.get('name')) is str
             and type(f.get('arguments')) is str)
 
+def _plain_block(o)->bool:
+    "Is `o` a Chat text block `{'type': 'text', 'text'}` or image `{'type': 'image_url', 'image_url': {'url'}}`, text?"
+    if type(o) is not dict or len(o)!=2: return False
+    t = o.get('type')
+    if t=='text': return type(o.get('text')) is str
+    return t=='image_url' and type(u := o.get('image_url')) is dict and len(u)==1 and type(u.get('url')) is str
+
 @patch
 def plain_item(self:OpenAIChatAdapter, d):
-    "A tool message `{'role', 'tool_call_id', 'content'}` or an assistant's `{'role', 'content', 'tool_calls'}`, text"
+    "A tool message `{'role', 'tool_call_id', 'content'}`, an assistant's `{'role', 'content', 'tool_calls'}`, text; a user's blocks"
     # #22, a tool loop's commonest items: these keys and no other, so no reader's `reads` takes them (compat wants an
     # extra key or flat calls, 10xGraph content as a list), no response has them (`resp_keys`), and the adapter whose
     # `owns_item` says yes first reads them, as `_read_dict` finds: tests/test_perf22_loop.py compares for every API
+    # and a user's `{'role', 'content'}` of text and `image_url` blocks with a `url` alone (the data-URI histories
+    # people keep): no reader takes these (10xGraph wants its own block types, compat its extra keys), and no other
+    # API's `fits_item` (their blocks are of other types), so the general path reads them with this `parse_item` too
+    if len(d)==2: return d.get('role')=='user' and type(c := d.get('content')) is list and bool(c) and all(map(_plain_block, c))
     if len(d)!=3: return False
     r = d.get('role')
     if r=='tool': return type(d.get('tool_call_id')) is str and type(d.get('content')) is str
