@@ -36,7 +36,8 @@ def _text_turn(o, i)->Turn:
 
 def _plain_src(o, ad):
     "The adapter whose `plain_item` takes dict `o` (the target's first, as `owner` finds who owns it), or `None`"
-    # (`plain_item` says yes only of what its adapter's `owns_item` takes, and of nothing any reader takes)
+    # (`plain_item` says yes only of what the general path reads with its adapter's `parse_item`, which its `owns_item`
+    # or `fits_item` takes, and of nothing any reader takes)
     for a in all_adapters(ad, asks='plain_item'):  # (a loop: a generator cost each item ~1 µs more, #22)
         if a.plain_item(o): return a
     return None

@@ -205,8 +205,9 @@ def owns_item(self:Adapter, d:dict)->bool:
 @patch
 @says_no  # (`read_history` asks only the adapters that declare one of their own: `all_adapters(asks='plain_item')`)
 def plain_item(self:Adapter, d:dict)->bool:
-    """Is `d` (a plain `dict`) an item `owns_item` takes in this API's plainest form, which no reader and no other
-    API claims (a Chat tool message, say), so that `read_history` may read it with `parse_item` at once?"""
+    """Is `d` (a plain `dict`) an item in this API's plainest form that `owns_item` (or `fits_item`) takes, which no
+    reader and no other API claims (a Chat tool message, say), so that `read_history` may read it with `parse_item`
+    at once?"""
     return False
 
 @patch
