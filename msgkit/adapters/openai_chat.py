@@ -370,14 +370,15 @@ def _plain_block(o)->bool:
 
 @patch
 def plain_item(self:OpenAIChatAdapter, d):
-    "A tool message `{'role', 'tool_call_id', 'content'}`, an assistant's `{'role', 'content', 'tool_calls'}`, text; a user's blocks"
+    "A tool message `{'role', 'tool_call_id', 'content'}`, an assistant's `{'role', 'content', 'tool_calls'}`, a user's"
     # #22, a tool loop's commonest items: these keys and no other, so no reader's `reads` takes them (compat wants an
     # extra key or flat calls, 10xGraph content as a list), no response has them (`resp_keys`), and the adapter whose
     # `owns_item` says yes first reads them, as `_read_dict` finds: tests/test_perf22_loop.py compares for every API
     # and a user's `{'role', 'content'}` of text and `image_url` blocks with a `url` alone (the data-URI histories
     # people keep): no reader takes these (10xGraph wants its own block types, compat its extra keys), and no other
     # API's `fits_item` (their blocks are of other types), so the general path reads them with this `parse_item` too
-    if len(d)==2: return d.get('role')=='user' and type(c := d.get('content')) is list and bool(c) and all(map(_plain_block, c))
+    if len(d)==2:
+        return d.get('role')=='user' and type(c := d.get('content')) is list and bool(c) and all(map(_plain_block, c))
     if len(d)!=3: return False
     r = d.get('role')
     if r=='tool': return type(d.get('tool_call_id')) is str and type(d.get('content')) is str
