@@ -317,3 +317,10 @@ def test_no_sharing_within_output(where, monkeypatch):
         disabled(m)
         assert shared_within(msgkit.mk_msgs(h, 'openai_chat')) == []  # the general path
     assert shared_within(msgkit.mk_msgs(h, 'openai_chat')) == []
+
+def test_user_blocks_own_history(monkeypatch):
+    "The same user blocks for openai_chat with own_history on and off as well (text, image, text; a text alone; ...)"
+    hs = [h for c in USER_BLOCKS + [[tx('a'), im(BIG), tx('b')], [im(BIG), tx('a'), im(BIG)], [im(BIG)] * 3]
+          for h in ([dict(role='user', content=c), A], [Q, asst([call()]), tool(), dict(role='user', content=c), A])]
+    same(monkeypatch, hs, which='os')
+    same(monkeypatch, hs, which='o')
