@@ -432,19 +432,22 @@ def _own_args(a)->bool:
     return type(d) is dict and bool(d) and (len(a)<=MAX_DEPTH-10 or not too_deep(d, MAX_DEPTH-10))
 
 @patch
-def _own_blocks(self:OpenAIChatAdapter, c)->bool:
+def _own_blocks(self:OpenAIChatAdapter, c, seen)->bool:
     "Is user content `c` text and images by data URI (one at least, no two texts together) that read and render as is?"
     # each image is read and rendered by the general path's own functions (`any_block`, `part`): what comes back must
     # be the block itself (its URI the same string), and nothing lost on the way
     img,prev,n = False,None,len(losses_so_far())
     for o in c:
-        if type(o) is not dict or len(o)!=2: return False
+        if type(o) is not dict or len(o)!=2 or id(o) in seen: return False
+        seen.add(id(o))
         t = o.get('type')
         if t=='text':
             if prev=='text' or type(x := o.get('text')) is not str or not x or x.isspace(): return False
         elif t=='image_url':
             iu = o.get('image_url')
-            if type(iu) is not dict or len(iu)!=1 or type(u := iu.get('url')) is not str or u[:5]!='data:': return False
+            if (type(iu) is not dict or len(iu)!=1 or type(u := iu.get('url')) is not str or u[:5]!='data:'
+                or self.img_px or id(iu) in seen): return False  # (a pixel limit: checked on the general path)
+            seen.add(id(iu))
             # (the answer for a large URI is remembered by the string, as its header is: the next turn asks again)
             k = ('own', self, id(u)) if len(u)>=MEMO_MIN and not too_big(len(u)) else None
             if k is None or recall(k, u) is None:
@@ -461,7 +464,10 @@ def _own_blocks(self:OpenAIChatAdapter, c)->bool:
 def own_history(self:OpenAIChatAdapter, h):
     "History `h` as `mk_msgs` gives it, if it is already in Chat's plainest form with nothing to change; else `None`"
     if type(self) is not OpenAIChatAdapter or type(h) is not list or not h: return None  # (a dialect: its own rules)
-    ids,todo,idm,prev = set(),[],self.id_max,None
+    if any(getattr(OpenAIChatAdapter, k) is not f for k,f in _shipped.items()): return None  # (a rule patched)
+    # `seen`: the dicts and lists met, by id: one met twice would come back as one object (`msg_of`'s memo), where
+    # the general path makes each anew
+    ids,todo,idm,prev,seen = set(),[],self.id_max,None,set()
     for i,o in enumerate(h):
         if type(o) is not dict: return None
         r = o.get('role')
@@ -470,23 +476,31 @@ def own_history(self:OpenAIChatAdapter, h):
         if len(o)==2:
             c = o.get('content')
             if todo or not (r=='user' or r=='assistant' or r=='system' and i==0): return None
-            if type(c) is list and r=='user' and self._own_blocks(c): continue
+            if type(c) is list and r=='user' and id(c) not in seen and self._own_blocks(c, seen):
+                seen.add(id(c)); continue
             if type(c) is not str or c.isspace() or not c: return None
             continue
         if not self.plain_item(o): return None
         if r=='tool':
             if not todo or o['tool_call_id']!=todo.pop(0) or not o['content']: return None
             continue
-        c = o['content']
-        if todo or c is not None and (not c or c.isspace()): return None
-        for k in o['tool_calls']:
+        c,cs = o['content'],o['tool_calls']
+        if todo or c is not None and (not c or c.isspace()) or id(cs) in seen: return None
+        seen.add(id(cs))
+        for k in cs:
             f,n = k['function'],k['id']
             if (n in ids or len(n)>idm or not _own_id.fullmatch(n) or not _own_name.fullmatch(f['name'])
-                or not _own_args(f['arguments'])): return None
-            ids.add(n); todo.append(n)
+                or not _own_args(f['arguments']) or id(k) in seen or id(f) in seen): return None
+            ids.add(n); todo.append(n); seen.add(id(k)); seen.add(id(f))
     if todo: return None
     # (`content` first in the model's messages, as `fix_item` puts it on the general path)
     return History(msg_of({'content':o['content'], **o} if o['role']=='assistant' else o) for o in h)
+
+
+# the rules as they ship, which own_history's checks stand for: patched, the general path applies the new ones
+_shipped = {k:getattr(OpenAIChatAdapter, k) for k in ('tidy','before_send','chk_role','chk_px','fix_item',
+                                                     'fits_item','msg','parse_item','plain_item','text_msg',
+                                                     'mergeable','name_chars','id_chars','id_max')}
 
 # %% ../../nbs/22_openai_chat.ipynb #7fff9d8e
 OpenAIChatAdapter.resp_keys = ('choices',)  # a `ChatCompletion`'s dict: `object` 'chat.completion', `choices`
