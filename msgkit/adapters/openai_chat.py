@@ -422,14 +422,15 @@ def parse_item(self:OpenAIChatAdapter, d):
 
 # %% ../../nbs/22_openai_chat.ipynb #582450ef
 from ..msgs import History, msg_of
-_own_id,_own_name = re.compile(r'[A-Za-z0-9_-]+'),re.compile(r'[a-zA-Z0-9_-]{1,64}')
+from ..repairs import fit_name
+_own_id = re.compile(r'[A-Za-z0-9_-]+')
 
 def _own_args(a)->bool:
-    "Are arguments `a` one JSON object, nothing around it, nested within the limit (as `tool_args` reads them)?"
+    "Are arguments `a` one JSON object, nothing around it, that `tool_args` reads (valid, within its depth limit)?"
     if a[:1]!='{' or a[-1:]!='}': return False
-    try: d = json.loads(a)
-    except (ValueError, RecursionError): return False
-    return type(d) is dict and bool(d) and (len(a)<=MAX_DEPTH-10 or not too_deep(d, MAX_DEPTH-10))
+    try: d = tool_args(a)
+    except ValueError: return False  # (`tool_args`' own refusals: not JSON, nested too deep)
+    return type(d) is dict and bool(d)
 
 @patch
 def _own_blocks(self:OpenAIChatAdapter, c, seen)->bool:
@@ -467,7 +468,7 @@ def own_history(self:OpenAIChatAdapter, h):
     if any(getattr(OpenAIChatAdapter, k) is not f for k,f in _shipped.items()): return None  # (a rule patched)
     # `seen`: the dicts and lists met, by id: one met twice would come back as one object (`msg_of`'s memo), where
     # the general path makes each anew
-    ids,todo,idm,prev,seen = set(),[],self.id_max,None,set()
+    ids,todo,idm,prev,seen,named = set(),[],self.id_max,None,set(),{}
     for i,o in enumerate(h):
         if type(o) is not dict: return None
         r = o.get('role')
@@ -489,7 +490,9 @@ def own_history(self:OpenAIChatAdapter, h):
         seen.add(id(cs))
         for k in cs:
             f,n = k['function'],k['id']
-            if (n in ids or len(n)>idm or not _own_id.fullmatch(n) or not _own_name.fullmatch(f['name'])
+            if (nm := f['name']) not in named:  # (a name `map_names` would change goes the general path)
+                named[nm] = bool(nm) and fit_name(nm, self.name_chars, self.name_max, self.name_first)==nm
+            if (n in ids or len(n)>idm or not _own_id.fullmatch(n) or not named[nm]
                 or not _own_args(f['arguments']) or id(k) in seen or id(f) in seen): return None
             ids.add(n); todo.append(n); seen.add(id(k)); seen.add(id(f))
     if todo: return None
@@ -500,7 +503,8 @@ def own_history(self:OpenAIChatAdapter, h):
 # the rules as they ship, which own_history's checks stand for: patched, the general path applies the new ones
 _shipped = {k:getattr(OpenAIChatAdapter, k) for k in ('tidy','before_send','chk_role','chk_px','fix_item',
                                                      'fits_item','msg','parse_item','plain_item','text_msg',
-                                                     'mergeable','name_chars','id_chars','id_max')}
+                                                     'mergeable','name_chars','name_max','name_first','id_chars',
+                                                     'id_max')}
 
 # %% ../../nbs/22_openai_chat.ipynb #7fff9d8e
 OpenAIChatAdapter.resp_keys = ('choices',)  # a `ChatCompletion`'s dict: `object` 'chat.completion', `choices`
