@@ -1771,6 +1771,75 @@ docs = {
     '    x: Anything msgkit returns: dicts, lists and values, `bytes` among them',
 'msgkit.parts.Appender':
     'Collects string pieces for `d[k]` and joins them once, so that long streams stay linear',
+'msgkit.plain.plain_str':
+    'Is `s` text as `to_part` reads it: not blank, no URL, no data URI?\n'
+    '\n'
+    'Parameters:\n'
+    '    s: (not documented)',
+'msgkit.plain.id_ok':
+    'A function telling whether a tool-call id is one `ad` takes as it is (`fit_id` would leave it)\n'
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)',
+'msgkit.plain.name_ok':
+    'A function telling whether a tool name is one `ad` takes as it is (`fit_name` would leave it)\n'
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)',
+'msgkit.plain.plain_args':
+    'The arguments JSON text `a` holds, if one JSON object that `tool_args` reads, with nothing around it; else `None`\n'
+    '\n'
+    'Parameters:\n'
+    '    a: (not documented)',
+'msgkit.plain.plain_turns':
+    'The plain turns of history `h` for `ad`, if every item is plain text, calls, results or images; else `None`\n'
+    '\n'
+    'Parameters:\n'
+    '    h: A history\n'
+    "    ad: The target's adapter",
+'msgkit.plain.text_maker':
+    'A function of `s` making `ad.text_msg(role, s)` as a `Msg` (`msg_maker`; else `msg_of` of it)\n'
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)\n'
+    '    role: (not documented)',
+'msgkit.plain.text_makers':
+    '`{role: text_maker(ad, role)}` for the user and the assistant\n'
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)',
+'msgkit.plain.copy_json':
+    'JSON value `v` (as `json.loads` gives it: no object twice) with its dicts as new `Block`s, its lists as `Blocks`\n'
+    '\n'
+    'Parameters:\n'
+    '    v: (not documented)',
+'msgkit.plain.plain_blocks':
+    "A message of text and media parts `ps`, rendered by `ad`'s own `part` and `msg`, as a `Msg`\n"
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)\n'
+    '    role: (not documented)\n'
+    '    ps: (not documented)',
+'msgkit.plain.plain_imgs':
+    'The payloads of the images in plain turns `ts`, for `chk_px`\n'
+    '\n'
+    'Parameters:\n'
+    '    ts: (not documented)',
+'msgkit.plain.new_msg':
+    '`d` as a `Msg` at once, its values already what a `Msg` holds (text, `Block`s, `Blocks`): nothing to wrap\n'
+    '\n'
+    'Parameters:\n'
+    '    d: (not documented)',
+'msgkit.plain.as_history':
+    "Messages `ms` as a `History` of `Msg`s (those an adapter's rule made anew, as a `Msg` too)\n"
+    '\n'
+    'Parameters:\n'
+    '    ms: (not documented)',
+'msgkit.plain.shipped':
+    "A function telling whether `cls`'s members `names` are still those it had when first asked (none patched since)\n"
+    '\n'
+    'Parameters:\n'
+    '    *names: (not documented)',
 'msgkit.readers.ant_ai.AntAI':
     "ant_ai's `Message`, `ToolCallMessage` and `ToolCallResultMessage` (as dicts or their `model_dump()`)",
 'msgkit.readers.compat.ChatCompat':

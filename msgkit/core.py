@@ -20,6 +20,7 @@ from .mediapart import *
 from .history import read_history, read_item, owner, parse_with
 from .repairs import repair
 from .render import render_turns, Rendered
+from .plain import text_maker, plain_turns
 from .download import fetcher
 from .fit import fit_turns
 from .cache import cache_plan, place_cache
@@ -114,21 +115,6 @@ def _texts(msgs, ad)->list|None:
         role = 'assistant' if role=='user' else 'user'
     return out
 
-_holes = ('\0msgkit: a text\0', ' \n\0msgkit: another, ünï\0\t ')  # (the second: spaces that strip would drop)
-_makers = {}  # (adapter, role) -> a function making that text message as a `Msg`
-
-def _text_maker(ad, role):
-    "A function of `s` making `ad.text_msg(role, s)` as a `Msg` (`msg_maker`; else `msg_of` of it)"
-    a,b = _holes
-    # the second hole asked on every call (~1 µs): a `text_msg` patched since, on the adapter, its class or one it
-    # calls (a dialect's base), gets a maker of its own
-    if (f := _makers.get((ad, role))) is None or f(b)!=ad.text_msg(role, b):
-        f = msg_maker(ad.text_msg(role, a), a)
-        # the second hole, to be sure the message holds the text as it is (not stripped, say), wherever it is
-        if f is None or f(b)!=ad.text_msg(role, b): f = lambda s: msg_of(ad.text_msg(role, s))
-        _makers[(ad, role)] = f
-    return f
-
 # %% ../nbs/47_core.ipynb #3118a934
 @guard(HISTORY, depth=False)
 @reports
@@ -149,12 +135,14 @@ def mk_msgs(
     chk_depth('mk_msgs', cache, ttl, cache_last_ckpt_only, fetch, fit, kw)  # `msgs` below: plain text is shallow
     if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs, ad)) is not None:
         # what `tidy` leaves as it is, made as `Msg`s at once; what `before_send` changes, a `Msg` by `msg_of`
-        mk = {r:_text_maker(ad, r) for r in ('user','assistant')}
+        mk = {r:text_maker(ad, r) for r in ('user','assistant')}
         out = ad.before_send([mk[r](s) for r,s in tx])
         return History(m if type(m) is Msg else msg_of(m) for m in out)
     # a history already in the target's plainest form, nothing to change (Chat's, say): copied (shallow by its shape)
     plain = not (cache or cache_last_ckpt_only or fetch or fit or kw)
     if plain and (own := ad.own_history(msgs)) is not None: return own
+    # a plain history (text, calls each answered straight after, images): read and rendered in one pass (`plain`)
+    if plain and (ts := plain_turns(msgs, ad)) is not None and (res := ad.plain_msgs(ts)) is not None: return res
     chk_depth('mk_msgs', msgs)
     ts = read_history(msgs, ad=ad)
     res = finish_msgs(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only, as_obj=False)

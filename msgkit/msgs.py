@@ -132,7 +132,8 @@ def msg_maker(
     try: src = ex(tmpl, True)
     except TypeError: return None
     if n[0]!=1: return None
-    return eval(f'lambda s: {src}', dict(c=tuple(cs), m=_made(Msg), b=_made(Block), L=Blocks))
+    # (a `Block` and `Blocks` by their own constructors, in C: neither has an `__init__` of its own; a `Msg` has)
+    return eval(f'lambda s: {src}', dict(c=tuple(cs), m=_made(Msg), b=Block, L=Blocks))
 
 # %% ../nbs/05_msgs.ipynb #acabbfcb
 class Request(dict):

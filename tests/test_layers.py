@@ -12,7 +12,7 @@ LAYERS = [
     ('losses', ['losses']),
     ('registry', ['registry']),  # which APIs and formats there are; it finds their modules by name, at run time
     ('media', ['mediapart']),
-    ('history', ['history', 'readers.*', 'repairs', 'render']),  # reading (and format readers), repairs, rendering
+    ('history', ['history', 'readers.*', 'repairs', 'render', 'plain']),  # reading (and format readers), repairs, rendering, the plain lane
     ('adapters', ['adapters', 'adapters.base', 'adapters.openai', 'adapters.openai_chat', 'adapters.dialects.base', 'adapters.dialects.*', 'adapters.anthropic',
                   'adapters.gemini', 'adapters.bedrock']),
     ('public', ['download', 'fit', 'elide', 'markdown', 'viewparts', 'display', 'cache', 'response', 'core', 'tools', 'stream',

@@ -11,6 +11,7 @@ from msgkit.adapters.gemini import GeminiAdapter
 from oracle import check
 
 core = importlib.import_module('msgkit.core')
+plain = importlib.import_module('msgkit.plain')  # the text maker's home since the plain lane (#22)
 
 def types(x):
     if isinstance(x, dict): return (type(x).__name__, {k: types(v) for k, v in x.items()})
@@ -18,14 +19,14 @@ def types(x):
     return type(x).__name__
 
 STRS = ['hi', ' lead', 'trail ', '\n\tboth\n ', 'ünïcødé 😀', '{"json": 1}', 'x' * 100_000, '\0', 'a\0b',
-        *core._holes, core._holes[0] + 'x', 'data', 'http', '\ud800', 'role', 'content', 'text', 'parts']
+        *plain.HOLES, plain.HOLES[0] + 'x', 'data', 'http', '\ud800', 'role', 'content', 'text', 'parts']
 
 @pytest.mark.parametrize('api', apis())
 def test_maker_same_as_copy(api):
     "Every adapter's text message, made at once, equals the copy of the plain one and has its types"
     ad = get_api(api)
     for role in ('user', 'assistant'):
-        f = core._text_maker(ad, role)
+        f = plain.text_maker(ad, role)
         assert f.__code__.co_filename == '<string>', (api, role)  # made by `msg_maker`, not the `msg_of` fallback
         for s in STRS:
             a,b = f(s), msg_of(ad.text_msg(role, s))
@@ -33,7 +34,7 @@ def test_maker_same_as_copy(api):
             assert a is not f(s) and all(v is not w for v,w in zip(a.values(), f(s).values()) if isinstance(v, list))
 
 def test_shared_nothing_between_calls():
-    f = core._text_maker(get_api('gemini'), 'user')
+    f = plain.text_maker(get_api('gemini'), 'user')
     a,b = f('x'),f('x')
     a.parts[0]['text'] = 'changed'; a.parts.append(Block(text='more'))
     assert b == dict(role='user', parts=[dict(text='x')])
@@ -52,7 +53,7 @@ class Tupled(GeminiAdapter):
 def test_fallback_where_the_shape_is_not_fixed(cls):
     "An adapter whose text message can't be made from a template is copied as before (`msg_of` of `text_msg`)"
     ad = cls()
-    f = core._text_maker(ad, 'user')
+    f = plain.text_maker(ad, 'user')
     assert f.__code__.co_filename != '<string>'
     for s in STRS:
         assert f(s) == msg_of(ad.text_msg('user', s)) and types(f(s)) == types(msg_of(ad.text_msg('user', s)))
@@ -60,7 +61,7 @@ def test_fallback_where_the_shape_is_not_fixed(cls):
 def test_one_hole_would_be_wrong():
     "The second hole is what catches a stripping adapter: a maker from the first alone gives the text unstripped"
     ad = Strips()
-    f = msg_maker(ad.text_msg('user', core._holes[0]), core._holes[0])
+    f = msg_maker(ad.text_msg('user', plain.HOLES[0]), plain.HOLES[0])
     assert f is not None and f(' x ') != msg_of(ad.text_msg('user', ' x '))
 
 def test_maker_refuses_what_it_cant_make():
@@ -76,9 +77,9 @@ def test_maker_refuses_what_it_cant_make():
 def test_maker_follows_a_changed_adapter(monkeypatch):
     "A `text_msg` patched after first use gets a maker of its own"
     ad = get_api('gemini')
-    core._text_maker(ad, 'user')
+    plain.text_maker(ad, 'user')
     monkeypatch.setattr(GeminiAdapter, 'text_msg', lambda self, role, s: dict(role=role, parts=[dict(text=s, x=1)]))
-    assert core._text_maker(ad, 'user')('a') == dict(role='user', parts=[dict(text='a', x=1)])
+    assert plain.text_maker(ad, 'user')('a') == dict(role='user', parts=[dict(text='a', x=1)])
 
 @pytest.mark.parametrize('api', apis())
 def test_fast_path_same_as_full_every_api(api, monkeypatch):

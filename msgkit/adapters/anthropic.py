@@ -597,6 +597,32 @@ def before_send(self:AnthropicAdapter, msgs):
     chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cc])
     return msgs
 
+# %% ../../nbs/23_anthropic.ipynb #961a4b77
+from ..msgs import Block, Blocks, msg_of
+from ..plain import text_makers, copy_json, new_msg, as_history, shipped
+
+@patch
+def plain_msgs(self:AnthropicAdapter, ts):
+    "Plain turns `ts` as Messages API messages at once (see `plain`), as the general path renders them"
+    if type(self) is not AnthropicAdapter or not _as_shipped(): return None
+    mk,out = text_makers(self),[]
+    for role,kind,x,d in ts:
+        if kind=='text': out.append(mk[role](x) if d is None else msg_of(d))  # (a Chat message: as it came)
+        elif kind=='calls':
+            bl = Blocks([Block(type='text', text=x[0])] if x[0] is not None else [])
+            for i,nm,_,a in x[1]: bl.append(Block(type='tool_use', id=i, name=nm, input=copy_json(a)))
+            out.append(new_msg({'role':'assistant', 'content':bl}))
+        elif kind=='results':
+            out.append(new_msg({'role':'user', 'content':Blocks([Block(type='tool_result', tool_use_id=i,
+                content=Blocks([Block(type='text', text=s)])) for i,_,s in x])}))
+        else: return None
+    if out[-1]['role']=='assistant': out[-1] = _rstrip(out[-1])
+    return as_history(out)
+
+# the rules it stands for, as they ship: patched, the general path applies the new ones
+_as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'fits_item', 'fix_item',
+                      'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
+
 # %% ../../nbs/23_anthropic.ipynb #479f6993
 @patch
 def usage(self:AnthropicAdapter, r):

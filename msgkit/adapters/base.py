@@ -216,6 +216,17 @@ def own_history(self:Adapter, h):
     return None
 
 @patch
+@says_no  # (`plain_turns` asks only the adapters that declare one of their own: `all_adapters(asks='plain_turn')`)
+def plain_turn(self:Adapter, d:dict)->tuple|None:
+    "Dict `d` as a plain turn (`plain`), if it is a plain item of this API's form that no reader or other API claims"
+    return None
+
+@patch
+def plain_msgs(self:Adapter, ts:list):
+    "Plain turns `ts` (`plain_turns`) as `mk_msgs` gives them, rendered at once; `None`: the general path renders them"
+    return None
+
+@patch
 def split_msg(self:Adapter, d)->tuple|None:
     "`(role, content)` if `d` is a message in this API's form, else `None`"
     return (d['role'], d['content']) if 'role' in d and 'content' in d else None

@@ -463,6 +463,7 @@ def before_send(self:BedrockAdapter, msgs):
     return _rstrip(msgs)
 
 # %% ../../nbs/25_bedrock.ipynb #0db366c9
+BedrockAdapter.max_imgs = 20  # images in a request (Converse's quotas: "20 images")
 _rk = frozenset(('role','content'))  # (keys views compare with a set in C: no set made per pair)
 @patch
 def mergeable(self:BedrockAdapter, a, b): return a.get('role')==b.get('role') and a.keys()==_rk==b.keys()
@@ -504,10 +505,39 @@ def tidy(self:BedrockAdapter, msgs):
             raise InputError("api='bedrock' needs a text block in a message that holds a document "
                              "('A text block must be included when using documents'): add your question")
     n_img = sum('image' in o for m in msgs for o in m.get('content') or [])
-    if n_img>20: raise InputError(f"api='bedrock' takes at most 20 images in a request; this history has {n_img}")
+    if n_img>self.max_imgs:
+        raise InputError(f"api='bedrock' takes at most {self.max_imgs} images in a request; this history has {n_img}")
     if len(seen)>5:
         raise InputError(f"api='bedrock' takes at most 5 documents in a request; this history has {len(seen)}")
     return msgs
+
+# %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
+from ..msgs import Block, Blocks
+from ..plain import text_makers, copy_json, plain_blocks, plain_imgs, new_msg, as_history, shipped
+
+@patch
+def plain_msgs(self:BedrockAdapter, ts):
+    "Plain turns `ts` as Converse messages at once (see `plain`), as the general path renders them"
+    if type(self) is not BedrockAdapter or not _as_shipped(): return None
+    if self.img_px: self.chk_px(plain_imgs(ts))
+    mk,out,n = text_makers(self),[],0
+    for role,kind,x,_ in ts:
+        if kind=='text': out.append(mk[role](x))
+        elif kind=='calls':
+            bl = Blocks([Block(text=x[0])] if x[0] is not None else [])
+            for i,nm,_,a in x[1]: bl.append(Block(toolUse=Block(toolUseId=i, name=nm, input=copy_json(a))))
+            out.append(new_msg({'role':'assistant', 'content':bl}))
+        elif kind=='results':
+            out.append(new_msg({'role':'user', 'content':Blocks([Block(toolResult=Block(toolUseId=i, content=Blocks([
+                Block(text=s)]))) for i,_,s in x])}))
+        else:
+            n += sum(p['type']=='image' for p in x)
+            out.append(plain_blocks(self, role, x))
+    return None if n>self.max_imgs else as_history(_rstrip(out))
+
+# the rules it stands for, as they ship: patched, the general path applies the new ones
+_as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px', 'max_imgs',
+                      'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
 
 # %% ../../nbs/25_bedrock.ipynb #cf12cf65
 BedrockAdapter.resp_keys = ('output',)  # a Converse response: `output` (its `message`), `stopReason`

@@ -640,6 +640,39 @@ def before_send(self:GeminiAdapter, msgs):
     opens = chk_inline(msgs) and msgs[0].get('role')=='model' and _calls(msgs[0])
     return [dict(role='user', parts=[dict(text='')]), *msgs] if opens else msgs
 
+# %% ../../nbs/24_gemini.ipynb #92bd7ce2
+from ..msgs import Block, Blocks
+from ..plain import text_makers, copy_json, plain_blocks, plain_imgs, new_msg, as_history, shipped
+
+def _plain_fc(i, nm, a):
+    "A plain call's `function_call`, its id kept unless msgkit made it (as `part` writes it)"
+    return Block(id=i, name=nm, args=copy_json(a)) if not is_made_id(i) else Block(name=nm, args=copy_json(a))
+
+@patch
+def plain_msgs(self:GeminiAdapter, ts):
+    "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
+    if type(self) is not GeminiAdapter or not _as_shipped(): return None
+    if self.img_px: self.chk_px(plain_imgs(ts))
+    mk,out,imgs = text_makers(self),[],False
+    for role,kind,x,_ in ts:
+        if kind=='text': out.append(mk[role](x))
+        elif kind=='calls':
+            bl = Blocks([Block(text=x[0])] if x[0] is not None else [])
+            for k,(i,nm,_,a) in enumerate(x[1]):
+                bl.append(Block(function_call=_plain_fc(i, nm, a), thought_signature=_skip_sig) if k==0 else
+                          Block(function_call=_plain_fc(i, nm, a)))
+            out.append(new_msg({'role':'model', 'parts':bl}))
+        elif kind=='results':
+            out.append(new_msg({'role':'user', 'parts':Blocks([Block(function_response=Block(id=i, name=nm,
+                response=Block(output=s)) if not is_made_id(i) else Block(name=nm, response=Block(output=s)))
+                for i,nm,s in x])}))
+        else: out.append(plain_blocks(self, role, x)); imgs = True
+    return as_history(chk_inline(out) if imgs else out)
+
+# the rules it stands for, as they ship: patched, the general path applies the new ones
+_as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',
+                      'img_px', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
+
 # %% ../../nbs/24_gemini.ipynb #0c3fac47
 @patch
 def usage(self:GeminiAdapter, r):

@@ -525,6 +525,30 @@ def tidy(self:OpenAIAdapter, msgs):
         else: out.append(m)
     return out[::-1]
 
+# %% ../../nbs/21_openai.ipynb #fe3a483d
+from ..msgs import msg_of
+from ..plain import text_makers, plain_blocks, plain_imgs, new_msg, as_history, shipped
+
+@patch
+def plain_msgs(self:OpenAIAdapter, ts):
+    "Plain turns `ts` as Responses input items at once (see `plain`), as the general path renders them"
+    if type(self) is not OpenAIAdapter or not _as_shipped(): return None
+    if self.img_px: self.chk_px(plain_imgs(ts))
+    mk,out = text_makers(self),[]
+    for role,kind,x,d in ts:
+        if kind=='text': out.append(mk[role](x) if d is None else msg_of(d))  # (a Chat message: as it came)
+        elif kind=='calls':
+            if x[0] is not None: out.append(new_msg({'role':'assistant', 'content':x[0]}))
+            for i,nm,j,_ in x[1]: out.append(new_msg({'type':'function_call', 'call_id':i, 'name':nm, 'arguments':j}))
+        elif kind=='results':
+            for i,_,s in x: out.append(new_msg({'type':'function_call_output', 'call_id':i, 'output':s}))
+        else: out.append(plain_blocks(self, role, x))
+    return as_history(out)
+
+# the rules it stands for, as they ship: patched, the general path applies the new ones
+_as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy', 'before_send', 'chk_px', 'img_px',
+                      'fits_item', 'fix_item', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
+
 # %% ../../nbs/21_openai.ipynb #9ea0149b
 @patch
 def usage(self:OpenAIAdapter, r):

@@ -506,6 +506,50 @@ _shipped = {k:getattr(OpenAIChatAdapter, k) for k in ('tidy','before_send','chk_
                                                      'mergeable','name_chars','name_max','name_first','id_chars',
                                                      'id_max')}
 
+# %% ../../nbs/22_openai_chat.ipynb #90424f89
+from ..plain import plain_str, plain_args
+
+def _plain_content(self, c):
+    "A user's content of text and image blocks (`_plain_block`s) as a plain turn, or `None`"
+    ps = []
+    for b in c:
+        if b['type']=='text':
+            if not b['text'].strip(): return None
+            ps.append(text_part(b['text']))
+        else:
+            try: p = self.any_block(b)
+            except Exception: return None  # (the general path reads it, and says what is wrong)
+            if p['type']!='image' or 'url' in p: return None
+            ps.append(p)
+    return ('user', 'blocks', ps, None)
+
+@patch
+def plain_turn(self:OpenAIChatAdapter, d):
+    "A Chat dict of the plainest kind as a plain turn (text, calls, a result, text and images); else `None`"
+    if type(self) is not OpenAIChatAdapter: return None  # (a dialect reads as its server writes)
+    n,r = len(d),d.get('role')
+    if n==2:
+        c = d.get('content')
+        if type(c) is str: return (r, 'text', c, d) if (r=='user' or r=='assistant') and plain_str(c) else None
+        if r!='user' or type(c) is not list or not c or not all(map(_plain_block, c)): return None
+        return _plain_content(self, c)
+    if n!=3: return None
+    if r=='tool':
+        i,c = d.get('tool_call_id'),d.get('content')
+        return ('user', 'results', [(i, None, c)], None) if type(i) is str and type(c) is str and c.strip() else None
+    if r!='assistant': return None
+    c,cs = d.get('content', 0),d.get('tool_calls')
+    if c is not None and (type(c) is not str or not c.strip()) or type(cs) is not list or not cs: return None
+    calls = []
+    for o in cs:  # (`_plain_call`, written out: a loop calls it for every call)
+        if type(o) is not dict or len(o)!=3 or o.get('type')!='function': return None
+        f,i = o.get('function'),o.get('id')
+        if type(f) is not dict or len(f)!=2 or type(i) is not str or not i: return None
+        nm,a = f.get('name'),f.get('arguments')
+        if type(nm) is not str or type(a) is not str or (x := plain_args(a)) is None: return None
+        calls.append((i, nm, a, x))
+    return ('assistant', 'calls', (c, calls), None)
+
 # %% ../../nbs/22_openai_chat.ipynb #7fff9d8e
 OpenAIChatAdapter.resp_keys = ('choices',)  # a `ChatCompletion`'s dict: `object` 'chat.completion', `choices`
 

@@ -1,0 +1,158 @@
+"""#22, the plain lane (`msgkit.plain`): a plain history (text, calls each answered straight after, images) read into
+plain turns in one pass and rendered by the target's `plain_msgs` at once. It must give exactly what the general path
+gives (read, repair, render, tidy, wrap): the same messages as JSON (key order included), of the same types, the same
+warnings and errors; be taken for the histories people keep; and what it gives, each provider's own request types
+take. Counts and compares, never times (bench/ measures)."""
+import copy, json, os, random, sys, warnings
+import pytest
+import msgkit
+from msgkit import plain, core
+from msgkit.registry import get_api, apis
+from msgkit.msgs import Msg, History
+from msgkit.errors import MsgkitError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, '..', 'bench')]
+import oracle
+from peers import tool_chat, image_history, image_chat, text_history, chat_dicts, big_png
+from test_perf22_own import cases, rand_hist
+from test_perf22_loop import call, asst, tool, Q, A
+from test_perf22_text import types
+
+LANE = ('openai', 'anthropic', 'gemini', 'bedrock')  # the APIs whose adapter renders plain turns at once
+
+def _out(h, api):
+    "Everything `mk_msgs` gives for `h`: messages as JSON (key order kept), their types, the warnings; or the error"
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter('always')
+        try: r = msgkit.mk_msgs(copy.deepcopy(h), api)
+        except Exception as e: return ('error', type(e), str(e))
+    return [json.dumps(m, default=repr) for m in r], types(list(r)), type(r).__name__, [(w.category, str(w.message)) for w in ws]
+
+def _general(m): m.setattr(core, 'plain_turns', lambda h, ad: None)
+
+def _taken(h, api):
+    "Did the lane render `h` for `api` (or refuse it with an error of its own: the same as the general path's)?"
+    ad = get_api(api)
+    try:
+        ts = plain.plain_turns(copy.deepcopy(h), ad)
+        return ts is not None and ad.plain_msgs(ts) is not None
+    except MsgkitError: return True
+
+_imgs = [big_png(2_000), big_png(40_000)]
+def byte_cases():
+    "Histories of text and image bytes (as `image_history` keeps them), and their near misses"
+    jpg = bytes.fromhex('ffd8ffe000104a46494600010101004800480000ffdb0043') + b'\0' * 64
+    yield from (image_history(_imgs, n) for n in (1, 2, 4, 8, 20))
+    yield image_history(_imgs * 12, 50)  # 25 images: more than Bedrock takes in a request
+    for c in ([_imgs[0]], [_imgs[0], 'What?', _imgs[1]], ['What?', _imgs[0]], [_imgs[0], ' '], [_imgs[0], ''],
+              [_imgs[0], 'https://x.io/a.png'], [b'not an image', 'x'], [jpg, 'x'], ['a', 'b'], ['only text'], [],
+              [_imgs[0], 7], [bytearray(_imgs[0]), 'x'], [_imgs[0], 'x', b'%PDF-1.4 x']):
+        yield [c, 'A picture.']
+        yield ['Hi', 'Hello.', c]
+        yield ['Hi', c]  # the list as the model's turn
+
+def all_cases():
+    yield from cases()
+    yield from byte_cases()
+    yield from (image_chat(_imgs, n) for n in (2, 4, 8, 12))
+    yield chat_dicts(text_history(30))
+    yield [dict(role='user', content='Hi'), ['What is this?', _imgs[0]], 'It is a gradient.']
+    r = random.Random(2222)
+    yield from (rand_hist(r) for _ in range(300))
+
+@pytest.mark.parametrize('api', LANE)
+def test_lane_as_general(api, monkeypatch):
+    "Every case: the same outcome with the lane as without it; and the lane was taken for many, not for all"
+    hs = list(all_cases())
+    taken = sum(_taken(h, api) for h in hs)
+    fast = [_out(h, api) for h in hs]
+    with monkeypatch.context() as m:
+        _general(m)
+        slow = [_out(h, api) for h in hs]
+    bad = [(i, hs[i], f, s) for i, (f, s) in enumerate(zip(fast, slow)) if f != s]
+    assert not bad, bad[:2]
+    assert taken > 100 and len(hs) - taken > 1000, taken  # both ways, many times
+
+@pytest.mark.parametrize('api', [a for a in apis() if a not in LANE])
+def test_others_render_the_general_way(api):
+    "Chat copies its own (`own_history`); every dialect keeps its server's rules: none renders plain turns"
+    ad = get_api(api)
+    ts = plain.plain_turns(tool_chat(8), get_api('openai'))
+    assert ad.plain_msgs(ts) is None
+
+@pytest.mark.parametrize('api', LANE)
+def test_taken_for_the_bench_rows(api):
+    "The histories the benchmark times, as users keep them, take the lane (images: where the API takes them so)"
+    assert _taken(tool_chat(200), api)
+    assert _taken(chat_dicts(text_history(10)) + [dict(role='user', content='And?')], api)
+    if api != 'anthropic':  # (Claude: its images go the general path, its request limit and text blocks as they came)
+        assert _taken(image_history([big_png(100_000)] * 5), api)
+        assert _taken(image_chat([big_png(100_000)] * 5), api)
+
+@pytest.mark.parametrize('api', LANE)
+def test_lane_accepted_by_provider(api):
+    "What the lane gives, each provider's own request types (and client, through a mock transport) take"
+    for h in (tool_chat(40), image_history(_imgs, 8), image_chat(_imgs, 8),
+              [Q, asst([call('c1'), call('c2', 'get_time', '{"tz": "UTC"}')]), tool('c1'), tool('c2'), A]):
+        if not _taken(h, api): continue
+        oracle.check(api, msgkit.mk_msgs(h, api))
+
+def test_a_looser_lane_is_caught(monkeypatch):
+    "A lane that let ids the target can't take through, or results in any order, differs from the general path"
+    hs = [[Q, asst([call('call 1')]), tool('call 1'), A],
+          [Q, asst([call('c1'), call('c2', 'get_time', '{"tz": "UTC"}')]), tool('c2'), tool('c1'), A],
+          [Q, asst([call(name='get weather')]), tool(), A]]
+    good = [_out(h, 'anthropic') for h in hs]
+    monkeypatch.setattr(plain, 'id_ok', lambda ad: lambda i: True)
+    monkeypatch.setattr(plain, 'name_ok', lambda ad: lambda n: True)
+    real = plain.plain_turns
+    def loose(h, ad):  # results matched to any open call
+        h = [dict(o, tool_call_id=h[1]['tool_calls'][k]['id']) if o.get('role') == 'tool' else o
+             for k, o in zip([0, 0] + list(range(len(h))), h)] if len(h) > 3 and h[1].get('tool_calls') else h
+        return real(h, ad)
+    monkeypatch.setattr(core, 'plain_turns', loose)
+    assert all(_out(h, 'anthropic') != g for h, g in zip(hs, good))
+
+@pytest.mark.parametrize('api', LANE)
+def test_patched_rule_takes_the_general_path(api, monkeypatch):
+    "A rule the lane stands for, patched since (a notebook trying a change), sends the history the general path"
+    ad, ts = get_api(api), plain.plain_turns(tool_chat(8), get_api(api))
+    assert ad.plain_msgs(ts) is not None
+    part = type(ad).part
+    monkeypatch.setattr(type(ad), 'part', lambda self, p, role='user', **kw: part(self, p, role, **kw))
+    assert ad.plain_msgs(ts) is None
+
+def test_arguments_remembered_never_handed_out():
+    "The arguments' dict `plain_args` remembers is copied into each output: changing one changes nothing else"
+    h = tool_chat(4)
+    a = msgkit.mk_msgs(h, 'anthropic')
+    a[1]['content'][1]['input']['city'] = 'changed'
+    b = msgkit.mk_msgs(h, 'anthropic')
+    assert b[1]['content'][1]['input']['city'] == 'city 0'
+    assert plain.plain_args(h[1]['tool_calls'][0]['function']['arguments'])['city'] == 'city 0'
+
+@pytest.mark.parametrize('api', LANE)
+def test_no_alias_of_the_input(api):
+    "The lane's messages share no dict or list with the caller's history, which stays as it was"
+    h = tool_chat(8) + [dict(role='user', content=[dict(type='image_url', image_url=dict(url='data:image/png;base64,'
+                                                                                          + __import__('base64').b64encode(_imgs[0]).decode())),
+                                                   dict(type='text', text='And this?')])]
+    h0 = copy.deepcopy(h)
+    assert _taken(h, api) == (api != 'anthropic')
+    r = msgkit.mk_msgs(h, api)
+    ins = {id(o) for m in h for o in _containers(m)}
+    assert not [o for m in r for o in _containers(m) if id(o) in ins]
+    assert h == h0
+
+def _containers(x):
+    if isinstance(x, (dict, list)):
+        yield x
+        for v in (x.values() if isinstance(x, dict) else x): yield from _containers(v)
+
+def test_memo_bounded():
+    "The arguments memo holds at most `ARGS_MEMO` texts, none longer than `ARGS_MAX`"
+    for i in range(plain.ARGS_MEMO + 10): plain.plain_args(json.dumps(dict(i=i)))
+    assert len(plain._args) <= plain.ARGS_MEMO
+    long = json.dumps(dict(x='y' * plain.ARGS_MAX))
+    assert plain.plain_args(long) == dict(x='y' * plain.ARGS_MAX) and long not in plain._args
