@@ -20,7 +20,7 @@ from .mediapart import *
 from .history import read_history, read_item, owner, parse_with
 from .repairs import repair
 from .render import render_turns, Rendered
-from .plain import text_maker, plain_turns
+from .plain import text_maker, text_makers, plain_turns, plain_str, as_history
 from .download import fetcher
 from .fit import fit_turns
 from .cache import cache_plan, place_cache
@@ -102,16 +102,14 @@ def mk_msg(
 _dicts = (dict, AttrDict, Msg)  # plain dicts, and the messages and blocks msgkit returned (a chat loop sends them back)
 
 def _texts(msgs, ad)->list|None:
-    "`[(role, text)]` for a history of plain text alone, alternating from a user turn; else `None`"
+    "The messages of a history of plain text alone, alternating from a user turn, made at once; else `None`"
     if type(msgs) is not list: return None
-    out,role = [],'user'
+    out,role,mk = [],'user',None
     for o in msgs:
         s = o if type(o) is str else ad.text_of(o, role) if type(o) in _dicts else None
-        if type(s) is not str: return None
-        t = s.lstrip() if s[:1].isspace() else s
-        # a URL, data URI or blank: sniffed
-        if not t or t[0] in 'hHdD' and t[:4].lower() in ('http','data'): return None
-        out.append((role, s))
+        if type(s) is not str or not plain_str(s): return None  # (a URL, data URI or blank: sniffed)
+        if mk is None: mk = text_makers(ad)  # (once a history is text so far: most that aren't stop at once)
+        out.append(mk[role](s))
         role = 'assistant' if role=='user' else 'user'
     return out
 
@@ -133,13 +131,10 @@ def mk_msgs(
     ad = get_api(api)
     ad.chk_opts(kw)
     chk_depth('mk_msgs', cache, ttl, cache_last_ckpt_only, fetch, fit, kw)  # `msgs` below: plain text is shallow
-    if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (tx := _texts(msgs, ad)) is not None:
-        # what `tidy` leaves as it is, made as `Msg`s at once; what `before_send` changes, a `Msg` by `msg_of`
-        mk = {r:text_maker(ad, r) for r in ('user','assistant')}
-        out = ad.before_send([mk[r](s) for r,s in tx])
-        return History(m if type(m) is Msg else msg_of(m) for m in out)
-    # a history already in the target's plainest form, nothing to change (Chat's, say): copied (shallow by its shape)
     plain = not (cache or cache_last_ckpt_only or fetch or fit or kw)
+    # text alone: what `tidy` leaves as it is, made as `Msg`s at once; what `before_send` changes, a `Msg` by `msg_of`
+    if plain and (tx := _texts(msgs, ad)) is not None: return as_history(ad.before_send(tx))
+    # a history already in the target's plainest form, nothing to change (Chat's, say): copied (shallow by its shape)
     if plain and (own := ad.own_history(msgs)) is not None: return own
     # a plain history (text, calls each answered straight after, images): read and rendered in one pass (`plain`)
     if plain and (ts := plain_turns(msgs, ad)) is not None and (res := ad.plain_msgs(ts)) is not None: return res

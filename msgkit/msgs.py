@@ -6,6 +6,7 @@
 __all__ = ['Msg', 'msg_of', 'History', 'as_msgs', 'Block', 'Blocks', 'wrap', 'msg_maker', 'Request', 'as_request']
 
 # %% ../nbs/05_msgs.ipynb #37e46059
+import operator
 from fastcore.basics import AttrDict
 from .errors import too_deep
 from .parts import Turn, Part, obj
@@ -110,11 +111,6 @@ def _wrap(v, memo, d):
 # %% ../nbs/05_msgs.ipynb #0eb6910b
 _scalars = (str, int, float, bool, type(None))
 
-def _made(cls):
-    "A function making a `cls` (a `dict` subclass) from a dict, without a call to `__init__`"
-    def f(d): r = _new(cls); _upd(r, d); return r
-    return f
-
 def msg_maker(
     tmpl:dict, # A message of plain dicts, lists and JSON scalars, holding `hole` once
     hole:str, # The string `s` stands for
@@ -127,13 +123,15 @@ def msg_maker(
         if t in _scalars: cs.append(v); return f'c[{len(cs)-1}]'
         if t is list: return f"L(({''.join(ex(o)+',' for o in v)}))"
         if t is not dict or any(type(k) is not str or k==hole for k in v): raise TypeError
-        return ('m' if top else 'b') + f"({{{', '.join(ex(k)+': '+ex(o) for k,o in v.items())}}})"
+        d = f"{{{', '.join(ex(k)+': '+ex(o) for k,o in v.items())}}}"
+        return f"ior(new(m), {d})" if top else f"b({d})"
     if type(tmpl) is not dict or too_deep(tmpl, 30): return None
     try: src = ex(tmpl, True)
     except TypeError: return None
     if n[0]!=1: return None
-    # (a `Block` and `Blocks` by their own constructors, in C: neither has an `__init__` of its own; a `Msg` has)
-    return eval(f'lambda s: {src}', dict(c=tuple(cs), m=_made(Msg), b=Block, L=Blocks))
+    # (a `Block` and `Blocks` by their own constructors, in C: neither has an `__init__` of its own; a `Msg`, which has,
+    # made empty and filled by `|=`, in C too: no Python call but the function itself)
+    return eval(f'lambda s: {src}', dict(c=tuple(cs), m=Msg, new=_new, ior=operator.ior, b=Block, L=Blocks))
 
 # %% ../nbs/05_msgs.ipynb #acabbfcb
 class Request(dict):

@@ -155,7 +155,8 @@ def copy_json(v):
 
 def plain_blocks(ad, role, ps):
     "A message of text and media parts `ps`, rendered by `ad`'s own `part` and `msg`, as a `Msg`"
-    return msg_of(ad.msg(role, [ad.part(p, role) for p in ps]))
+    m = ad.msg(role, [ad.part(p, role) for p in ps])  # (dicts and lists made anew, none twice: `copy_json` as `msg_of`)
+    return new_msg({k:copy_json(v) for k,v in m.items()})
 
 def plain_imgs(ts)->list:
     "The payloads of the images in plain turns `ts`, for `chk_px`"
