@@ -34,6 +34,8 @@ sys.path.insert(0, str(HERE))
 from bench import big_png  # noqa: E402  (the existing bench's PNG maker)
 
 APIS = ('openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock')
+FLOOR = 'floor: a copy of each message (dicts and lists, as Msgs)'  # what handing back fresh messages costs at the least
+LIT_REST = "litellm (its HTTP body's form: base64 text, not the SDK's bytes)"
 MISSING = {}  # peer -> "not installed" / "error: ..."
 clock = time.process_time  # CPU seconds of this process (all its threads: no peer leaves a thread running, checked at the end)
 
@@ -73,17 +75,30 @@ def image_chat(imgs, n=20, uris=None):
         res.append(dict(role='user', content=[dict(type='image_url', image_url=dict(url=u)), dict(type='text', text=c)] if u else c))
     return res
 
-def tool_chat(n=200):
+def tool_chat(n=200, salt=None):
     "`n` Chat dicts in rounds of 4: a question, an assistant turn with text and a tool call, the tool's result, the answer"
     res = []
     for i in range(n//4):
         cid = f'call_{i:04d}'
+        a = dict(city=f'city {i}', days=3, **({'req': salt} if salt is not None else {}))  # (`salt`: arguments never seen)
         res += [dict(role='user', content=f"What is the weather in city {i}? Please be brief."),
                 dict(role='assistant', content=f"Let me look up city {i}.", tool_calls=[dict(id=cid, type='function',
-                     function=dict(name='get_weather', arguments=json.dumps(dict(city=f'city {i}', days=3))))]),
+                     function=dict(name='get_weather', arguments=json.dumps(a)))]),
                 dict(role='tool', tool_call_id=cid, content=json.dumps(dict(temp=20+i%10, sky='clear', wind_kph=12))),
                 dict(role='assistant', content=f"It is {20+i%10} °C and clear in city {i}.")]
     return res[:n]
+
+def copy_floor(h):
+    "The least a library that hands back fresh messages does with Chat dicts it passes on: each dict and list copied (as `Msg`s)"
+    import operator
+    from msgkit.msgs import Msg
+    from msgkit.plain import copy_json  # (dicts as `Block`s, lists as `Blocks`: in C where flat)
+    new, ior = dict.__new__, operator.ior
+    def one(m):
+        for v in m.values():
+            if type(v) is dict or type(v) is list: return ior(new(Msg), {k: copy_json(v) for k,v in m.items()})
+        return ior(new(Msg), m)
+    return lambda: [one(m) for m in h]
 
 def lc_msgs(cd):
     "LangChain messages of Chat dicts (langchain-core's own `convert_to_messages`)"
@@ -543,17 +558,18 @@ def build_cases(q, only=None):
         pai = setup_pydantic_ai(pai_msgs(cd)) if pai_ok else {}
         for api in APIS:
             fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(h, api)), **peers_for(api, lc, lit, pai, extra=(('msglm', mlm),))}
+            if api == 'openai_chat': fns[FLOOR] = copy_floor(cd)
             exp = ['pydantic-ai', lc_name(api), 'litellm'] + (['msglm'] if api in ('openai','anthropic') else [])
             add(Case(f'text.{api}', f'1. 100-message text history → {api}', 'µs/msg', fns, 1e6/nmsg, cant=cant_for(exp),
-                     nomemo='no payload ≥ 32 KB'))
+                     nomemo='no payload ≥ 32 KB', aside=(FLOOR,)))
         # 1b. the same history in the target API's own form, as a chat app stores it (JSON of what mk_msgs made)
         for api in APIS:
             own = json.loads(json.dumps(msgkit.jsonable(msgkit.mk_msgs(h, api))))
             fns = {'msgkit': (lambda api=api, own=own: msgkit.mk_msgs(own, api))}
-            if api == 'openai_chat' and lit: fns['litellm'] = lit['openai_chat']  # the one peer that reads this form: Chat dicts
+            if api == 'openai_chat' and lit: fns['litellm'] = lit['openai_chat']; fns[FLOOR] = copy_floor(own)  # the one peer that reads this form: Chat dicts
             add(Case(f'own.{api}', f"1b. same history in {api}'s own form (as stored: JSON) → {api}", 'µs/msg', fns, 1e6/nmsg,
                      kind='peer' if api=='openai_chat' else 'goal', ref_note="fastest peer of row 1 (no peer reads this form)",
-                     nomemo='no payload ≥ 32 KB'))
+                     nomemo='no payload ≥ 32 KB', aside=(FLOOR,)))
 
     # 2. the same history as Chat dicts (litellm's own form; langchain-core reads them with convert_to_messages, timed here)
     if want('chat_dicts.'):
@@ -562,10 +578,11 @@ def build_cases(q, only=None):
         for api in APIS:
             fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(cd, api))}
             if api in lit: fns['litellm'] = lit[api]
+            if api == 'openai_chat': fns[FLOOR] = copy_floor(cd)
             f = lcf.get(api)
             if f is not None: fns[f'{lc_name(api)} (convert_to_messages + converter)'] = f if isinstance(f, BaseException) else (lambda f=f: f(lc_msgs(cd)))
             add(Case(f'chat_dicts.{api}', f'2. same history as Chat dicts → {api}', 'µs/msg', fns, 1e6/nmsg,
-                     cant={'pydantic-ai': 'takes no Chat dicts', **cant_for(['litellm'])}, nomemo='no payload ≥ 32 KB'))
+                     cant={'pydantic-ai': 'takes no Chat dicts', **cant_for(['litellm'])}, nomemo='no payload ≥ 32 KB', aside=(FLOOR,)))
 
     # 3. a history of Chat dicts holding data-URI images (new): memo warm = the same dicts every call; memo cold = loaded from JSON before each call
     if want('data_uri.'):
@@ -581,8 +598,14 @@ def build_cases(q, only=None):
             cant = cant_for(['pydantic-ai', lc_name(api), 'litellm'])
             if 'pydantic-ai' in fns and api in ('anthropic', 'gemini', 'bedrock'):
                 fns['pydantic-ai (BinaryContent.from_data_uri in the call)'] = fns.pop('pydantic-ai')
+            aside = ()
+            if api in ('gemini', 'bedrock') and 'litellm' in fns:  # its output is the HTTP body's, not the SDK's
+                fns[LIT_REST] = fns.pop('litellm'); aside = (LIT_REST,)
+                fns[f'floor: b64decode of the {len(u_imgs)} payloads'] = (lambda: json.loads(u_js), lambda x: [base64.b64decode(
+                    m['content'][0]['image_url']['url'].split(',', 1)[1]) for m in x if isinstance(m['content'], list)])
+                aside += (f'floor: b64decode of the {len(u_imgs)} payloads',)
             add(Case(f'data_uri.{api}', f'3. 20-message Chat-dict history, 5 × {isz} images as `image_url` data URIs → {api} '
-                     f'(memo cold: the history loaded from JSON before each call, json.loads not timed)', 'ms', fns, 1e3, cant=cant))
+                     f'(memo cold: the history loaded from JSON before each call, json.loads not timed)', 'ms', fns, 1e3, cant=cant, aside=aside))
 
 
     # 4. a 200-message tool-call history (new)
@@ -591,10 +614,15 @@ def build_cases(q, only=None):
         lc = setup_langchain(lc_msgs(tc)) if lc_ok else {}
         lit = setup_litellm(tc) if lit_ok else {}
         pai = setup_pydantic_ai(pai_msgs(tc)) if pai_ok else {}
+        salt = iter(range(10**9))
         for api in APIS:
-            fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(tc, api)), **peers_for(api, lc, lit, pai)}
-            add(Case(f'tool_history.{api}', f'4. {ntc}-message tool-call history (Chat dicts: text, assistant tool_calls, tool results) → {api}',
-                     'µs/msg', fns, 1e6/ntc, cant=cant_for(['pydantic-ai', lc_name(api), 'litellm']), nomemo='no payload ≥ 32 KB'))
+            # memo cold: arguments never seen before (msgkit remembers each call's parsed arguments by their text)
+            fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(tc, api)),
+                   'msgkit cold': (lambda: tool_chat(200, next(salt)), lambda x, api=api: msgkit.mk_msgs(x, api)), **peers_for(api, lc, lit, pai)}
+            if api == 'openai_chat': fns[FLOOR] = copy_floor(tc)
+            add(Case(f'tool_history.{api}', f'4. {ntc}-message tool-call history (Chat dicts: text, assistant tool_calls, tool results) → {api} '
+                     '(memo cold: arguments never seen before)', 'µs/msg', fns, 1e6/ntc, cant=cant_for(['pydantic-ai', lc_name(api), 'litellm']),
+                     aside=(FLOOR,) if api == 'openai_chat' else ()))
 
     # 5. a history holding image bytes, rebuilt every turn (memo warm: the same bytes objects; cold: fresh copies each call)
     if want('image_bytes.'):
@@ -806,7 +834,7 @@ def table(rows):
         bits = []
         for k,v in o['peers'].items():
             s = f"{k} {fmt(v)}" + (f" [{o['out'][k]}]" if k in o['out'] else '')
-            bits.append(s + (' (aside: not the same work)' if o['kind'] == 'peer' and k in o['aside'] and not k.startswith(('msgkit', 'mk_tools', 'bare')) else ''))
+            bits.append(s + (' (aside: not the same work)' if o['kind'] == 'peer' and k in o['aside'] and not k.startswith(('msgkit', 'mk_tools', 'bare', 'floor')) else ''))
         if 'msgkit' in o['out']: bits.insert(0, f"msgkit [{o['out']['msgkit']}]")
         if o.get('base') is not None: bits.append(f"bare interpreter {fmt(o['base'])} ms (subtracted)")
         bits += [f'{k}: {v}' for k,v in o['errors'].items() if k not in o['cant']] + [f'{k}: can\'t — {v}' for k,v in o['cant'].items()]

@@ -7,12 +7,11 @@ __all__ = ['ARGS_MEMO', 'ARGS_MAX', 'HOLES', 'plain_str', 'id_ok', 'name_ok', 'p
            'text_makers', 'copy_json', 'plain_blocks', 'plain_imgs', 'new_msg', 'as_history', 'shipped']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
-import re
+import re, json
 from .errors import *
 from .parts import *
 from .msgs import Msg, Block, Blocks, History, msg_of, msg_maker
 from .registry import all_adapters
-from .history import read_part
 from .repairs import fit_name
 from .mediapart import media, payload
 
@@ -50,14 +49,17 @@ def name_ok(ad):
 _args = {}  # arguments' JSON text -> the dict it holds (never handed out: `copy_json` copies it)
 ARGS_MEMO = 4096  # how many arguments' texts are remembered
 ARGS_MAX = 1024  # the longest text remembered (longer ones are parsed each time)
+_scan = json.JSONDecoder().scan_once  # `json.loads`' own scanner, in C (what `loads` calls, less its three frames)
 
 def plain_args(a:str)->dict|None:
     "The arguments JSON text `a` holds, if one JSON object that `tool_args` reads, with nothing around it; else `None`"
     if (d := _args.get(a)) is not None: return d
     if a[:1]!='{' or a[-1:]!='}': return None
-    try: d = tool_args(a)
-    except ValueError: return None  # (`tool_args`' refusals, not JSON or nested too deep: the general path says them)
-    if type(d) is not dict: return None
+    # `tool_args(a)`, as `json.loads` reads text that has no space around it: its refusals (not JSON, nested deeper
+    # than its limit: a `RecursionError` or `too_deep`) are the general path's to say
+    try: d,end = _scan(a, 0)
+    except (ValueError, StopIteration, RecursionError): return None
+    if end!=len(a) or type(d) is not dict or len(a)>MAX_DEPTH-10 and too_deep(d, MAX_DEPTH-10): return None
     if len(a)<=ARGS_MAX:
         if len(_args)>=ARGS_MEMO: _args.clear()
         _args[a] = d
@@ -96,8 +98,8 @@ def plain_turns(
             else: r = next((r for s in srcs if (r := s.plain_turn(o)) is not None), None)
             if r is None: return None
             k = r[1]
-            if k=='results':  # the next call's result (Chat's, one a message): with the results before it, if any
-                (i,_,x), = r[2]
+            if k=='result':  # the next call's result (Chat's, one a message): with the results before it, if any
+                i,x = r[2]
                 if not todo or todo[0][0]!=i: return None
                 c = todo.pop(0)
                 if out[-1][1]=='results': out[-1][2].append((i, c[1], x))

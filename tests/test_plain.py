@@ -156,3 +156,26 @@ def test_memo_bounded():
     assert len(plain._args) <= plain.ARGS_MEMO
     long = json.dumps(dict(x='y' * plain.ARGS_MAX))
     assert plain.plain_args(long) == dict(x='y' * plain.ARGS_MAX) and long not in plain._args
+
+def _rand_json(r, d=0):
+    k = r.random()
+    if d > 4 or k < 0.3: return r.choice([0, -1.5, 1e308, True, None, 'x', 'ünï', '\\"', '', 'a\nb', '\ud83d\ude00'])
+    if k < 0.6: return [_rand_json(r, d+1) for _ in range(r.randrange(3))]
+    return {r.choice(['a', 'b', 'é', '', ' ']) + str(i): _rand_json(r, d+1) for i in range(r.randrange(4))}
+
+def test_plain_args_is_tool_args():
+    "`plain_args` reads what `tool_args` reads (as `json.loads` would), or says `None` and leaves it to the general path"
+    from msgkit.parts import tool_args
+    r, n = random.Random(7), 0
+    texts = [json.dumps(_rand_json(r), ensure_ascii=r.random() < 0.5, indent=r.choice([None, None, 1])) for _ in range(3000)]
+    texts += [t[:r.randrange(len(t) + 1)] + r.choice(['', '}', ',', ' ', '\x01', 'x']) for t in texts[:1000]]
+    texts += ['{"a": ' * k + '1' + '}' * k for k in (80, 89, 90, 91, 95, 3000)] + ['{"a": NaN}', '{"a": Infinity}', '{"a": 1, "a": 2}']
+    for t in texts:
+        try: want = tool_args(t)
+        except MsgkitError: want = None
+        got = plain.plain_args(t)
+        if got is not None:
+            n += 1
+            assert got == want and type(want) is dict, t
+        else: assert not (type(want) is dict and t[:1] == '{' and t[-1:] == '}' and t == t.strip()), t
+    assert n > 1000, n

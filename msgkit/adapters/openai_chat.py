@@ -536,7 +536,7 @@ def plain_turn(self:OpenAIChatAdapter, d):
     if n!=3: return None
     if r=='tool':
         i,c = d.get('tool_call_id'),d.get('content')
-        return ('user', 'results', [(i, None, c)], None) if type(i) is str and type(c) is str and c.strip() else None
+        return ('user', 'result', (i, c), None) if type(i) is str and type(c) is str and c.strip() else None
     if r!='assistant': return None
     c,cs = d.get('content', 0),d.get('tool_calls')
     if c is not None and (type(c) is not str or not c.strip()) or type(cs) is not list or not cs: return None
