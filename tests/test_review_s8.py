@@ -309,12 +309,16 @@ def test_no_sharing_within_output(where, monkeypatch):
     f, t = dict(name='get_weather', arguments='{"a": 1}'), tx('hi')
     h = ([Q, asst([dict(id='a', type='function', function=f), dict(id='b', type='function', function=f)]), tool('a'),
           tool('b'), A] if where == 'function' else [dict(role='user', content=[t, im(BIG), t]), A])
-    # fixed after the review: own_history declines a history holding one dict or list twice (the general path makes it)
-    assert CH.own_history(h) is None
+    # fixed after the review: own_history declined a history holding one dict or list twice; since session 9 it copies
+    # each occurrence anew (copy_json, no memo), as the general path makes it: the same messages, nothing shared
+    own = CH.own_history(h)
+    assert own is None or shared_within(own) == []
     with monkeypatch.context() as m:
         disabled(m)
-        assert shared_within(msgkit.mk_msgs(h, 'openai_chat')) == []  # the general path
+        gen = msgkit.mk_msgs(h, 'openai_chat')
+        assert shared_within(gen) == []  # the general path
     assert shared_within(msgkit.mk_msgs(h, 'openai_chat')) == []
+    assert own is None or json.dumps(list(own)) == json.dumps(list(gen))
 
 def test_user_blocks_own_history(monkeypatch):
     "The same user blocks for openai_chat with own_history on and off as well (text, image, text; a text alone; ...)"

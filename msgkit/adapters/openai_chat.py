@@ -421,34 +421,24 @@ def parse_item(self:OpenAIChatAdapter, d):
     return d['role'], parts + calls
 
 # %% ../../nbs/22_openai_chat.ipynb #582450ef
-from ..msgs import History, msg_of
-from ..repairs import fit_name
-_own_id = re.compile(r'[A-Za-z0-9_-]+')
-
-def _own_args(a)->bool:
-    "Are arguments `a` one JSON object, nothing around it, that `tool_args` reads (valid, within its depth limit)?"
-    if a[:1]!='{' or a[-1:]!='}': return False
-    try: d = tool_args(a)
-    except ValueError: return False  # (`tool_args`' own refusals: not JSON, nested too deep)
-    return type(d) is dict and bool(d)
+from ..msgs import History, Msg, Block, Blocks
+from ..plain import id_ok, name_ok, plain_args, copy_json, new_msg, shipped
 
 @patch
-def _own_blocks(self:OpenAIChatAdapter, c, seen)->bool:
+def _own_blocks(self:OpenAIChatAdapter, c)->bool:
     "Is user content `c` text and images by data URI (one at least, no two texts together) that read and render as is?"
     # each image is read and rendered by the general path's own functions (`any_block`, `part`): what comes back must
     # be the block itself (its URI the same string), and nothing lost on the way
     img,prev,n = False,None,len(losses_so_far())
     for o in c:
-        if type(o) is not dict or len(o)!=2 or id(o) in seen: return False
-        seen.add(id(o))
+        if type(o) is not dict or len(o)!=2: return False
         t = o.get('type')
         if t=='text':
             if prev=='text' or type(x := o.get('text')) is not str or not x or x.isspace(): return False
         elif t=='image_url':
             iu = o.get('image_url')
             if (type(iu) is not dict or len(iu)!=1 or type(u := iu.get('url')) is not str or u[:5]!='data:'
-                or self.img_px or id(iu) in seen): return False  # (a pixel limit: checked on the general path)
-            seen.add(id(iu))
+                or self.img_px): return False  # (a pixel limit: checked on the general path)
             # (the answer for a large URI is remembered by the string, as its header is: the next turn asks again)
             k = ('own', self, id(u)) if len(u)>=MEMO_MIN and not too_big(len(u)) else None
             if k is None or recall(k, u) is None:
@@ -461,14 +451,18 @@ def _own_blocks(self:OpenAIChatAdapter, c, seen)->bool:
         prev = t
     return img and len(losses_so_far())==n
 
+def _own_call(k):
+    "Plain Chat call `k` copied (`Block`s), its keys in their order"
+    b = Block(k)
+    dict.__setitem__(b, 'function', Block(k['function']))
+    return b
+
 @patch
 def own_history(self:OpenAIChatAdapter, h):
     "History `h` as `mk_msgs` gives it, if it is already in Chat's plainest form with nothing to change; else `None`"
     if type(self) is not OpenAIChatAdapter or type(h) is not list or not h: return None  # (a dialect: its own rules)
-    if any(getattr(OpenAIChatAdapter, k) is not f for k,f in _shipped.items()): return None  # (a rule patched)
-    # `seen`: the dicts and lists met, by id: one met twice would come back as one object (`msg_of`'s memo), where
-    # the general path makes each anew
-    ids,todo,idm,prev,seen,named = set(),[],self.id_max,None,set(),{}
+    if not _as_shipped(): return None  # (a rule patched)
+    ids,todo,prev,idok,nok,out = set(),[],None,id_ok(self),name_ok(self),[]
     for i,o in enumerate(h):
         if type(o) is not dict: return None
         r = o.get('role')
@@ -477,34 +471,33 @@ def own_history(self:OpenAIChatAdapter, h):
         if len(o)==2:
             c = o.get('content')
             if todo or not (r=='user' or r=='assistant' or r=='system' and i==0): return None
-            if type(c) is list and r=='user' and id(c) not in seen and self._own_blocks(c, seen):
-                seen.add(id(c)); continue
+            if type(c) is list and r=='user' and self._own_blocks(c):
+                out.append(new_msg({'role':r, 'content':copy_json(c)} if next(iter(o))=='role' else
+                                   {'content':copy_json(c), 'role':r})); continue
             if type(c) is not str or c.isspace() or not c: return None
+            out.append(new_msg({'content':c, **o} if r=='assistant' else o))  # (flat: copied in C)
             continue
         if not self.plain_item(o): return None
         if r=='tool':
             if not todo or o['tool_call_id']!=todo.pop(0) or not o['content']: return None
-            continue
+            out.append(new_msg(o)); continue
         c,cs = o['content'],o['tool_calls']
-        if todo or c is not None and (not c or c.isspace()) or id(cs) in seen: return None
-        seen.add(id(cs))
+        if todo or c is not None and (not c or c.isspace()): return None
         for k in cs:
             f,n = k['function'],k['id']
-            if (nm := f['name']) not in named:  # (a name `map_names` would change goes the general path)
-                named[nm] = bool(nm) and fit_name(nm, self.name_chars, self.name_max, self.name_first)==nm
-            if (n in ids or len(n)>idm or not _own_id.fullmatch(n) or not named[nm]
-                or not _own_args(f['arguments']) or id(k) in seen or id(f) in seen): return None
-            ids.add(n); todo.append(n); seen.add(id(k)); seen.add(id(f))
-    if todo: return None
-    # (`content` first in the model's messages, as `fix_item` puts it on the general path)
-    return History(msg_of({'content':o['content'], **o} if o['role']=='assistant' else o) for o in h)
-
+            # (an id or name a repair would change, arguments `tool_args` refuses or that hold nothing: the general path)
+            if n in ids or not idok(n) or not nok(f['name']) or not plain_args(f['arguments']): return None
+            ids.add(n); todo.append(n)
+        # (`content` first in the model's messages, as `fix_item` puts it on the general path)
+        m = new_msg({'content':c, **o})
+        dict.__setitem__(m, 'tool_calls', Blocks([_own_call(k) for k in cs]))
+        out.append(m)
+    return None if todo else History(out)
 
 # the rules as they ship, which own_history's checks stand for: patched, the general path applies the new ones
-_shipped = {k:getattr(OpenAIChatAdapter, k) for k in ('tidy','before_send','chk_role','chk_px','fix_item',
-                                                     'fits_item','msg','parse_item','plain_item','text_msg',
-                                                     'mergeable','name_chars','name_max','name_first','id_chars',
-                                                     'id_max')}
+_as_shipped = shipped(OpenAIChatAdapter, 'tidy', 'before_send', 'chk_role', 'chk_px', 'fix_item', 'fits_item', 'msg',
+                      'parse_item', 'plain_item', 'text_msg', 'mergeable', 'name_chars', 'name_max', 'name_first',
+                      'id_chars', 'id_max')
 
 # %% ../../nbs/22_openai_chat.ipynb #90424f89
 from ..plain import plain_str, plain_args
