@@ -485,7 +485,7 @@ def own_history(self:OpenAIChatAdapter, h):
         if todo or c is not None and (not c or c.isspace()): return None
         for k in cs:
             f,n = k['function'],k['id']
-            # (an id or name a repair would change, arguments `tool_args` refuses or that hold nothing: the general path)
+            # (an id or name a repair changes, arguments `tool_args` refuses or that hold nothing: the general path)
             if n in ids or not idok(n) or not nok(f['name']) or not plain_args(f['arguments']): return None
             ids.add(n); todo.append(n)
         # (`content` first in the model's messages, as `fix_item` puts it on the general path)
