@@ -51,7 +51,7 @@ def _try(f):
     except Exception as e: return e
 
 # ---------------------------------------------------------------- histories, each peer's in its own form
-def text_history(n=100): return [f"message {i} " * 20 for i in range(n)]
+def text_history(n=100, salt=''): return [f"message {i}{salt} " * 20 for i in range(n)]  # (`salt`: texts never seen)
 def chat_dicts(h): return [dict(role='user' if i%2==0 else 'assistant', content=s) for i,s in enumerate(h)]
 
 def image_history(imgs, n=20):
@@ -614,14 +614,14 @@ def build_cases(q, only=None):
         lc = setup_langchain(lc_msgs(tc)) if lc_ok else {}
         lit = setup_litellm(tc) if lit_ok else {}
         pai = setup_pydantic_ai(pai_msgs(tc)) if pai_ok else {}
-        salt = iter(range(10**9))
+        from msgkit import plain as _plain
         for api in APIS:
-            # memo cold: arguments never seen before (msgkit remembers each call's parsed arguments by their text)
+            # memo cold: msgkit's memo of each call's parsed arguments (by their text) emptied before each call
             fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(tc, api)),
-                   'msgkit cold': (lambda: tool_chat(200, next(salt)), lambda x, api=api: msgkit.mk_msgs(x, api)), **peers_for(api, lc, lit, pai)}
+                   'msgkit cold': (lambda: _plain._args.clear(), lambda x, api=api: msgkit.mk_msgs(tc, api)), **peers_for(api, lc, lit, pai)}
             if api == 'openai_chat': fns[FLOOR] = copy_floor(tc)
             add(Case(f'tool_history.{api}', f'4. {ntc}-message tool-call history (Chat dicts: text, assistant tool_calls, tool results) → {api} '
-                     '(memo cold: arguments never seen before)', 'µs/msg', fns, 1e6/ntc, cant=cant_for(['pydantic-ai', lc_name(api), 'litellm']),
+                     '(memo cold: its memo of parsed arguments emptied before each call)', 'µs/msg', fns, 1e6/ntc, cant=cant_for(['pydantic-ai', lc_name(api), 'litellm']),
                      aside=(FLOOR,) if api == 'openai_chat' else ()))
 
     # 5. a history holding image bytes, rebuilt every turn (memo warm: the same bytes objects; cold: fresh copies each call)
@@ -738,14 +738,16 @@ def build_cases(q, only=None):
     if want('est_tokens'):
         n_t = 100 if q else 1000
         ecd = chat_dicts(text_history(n_t)); elc = lc_msgs(ecd) if lc_ok else None
-        fns = {'msgkit': lambda: msgkit.est_tokens(ecd, 'openai')}
+        from msgkit.adapters import openai as _oa  # memo cold: msgkit's memo of each text's tokens emptied before each call
+        fns = {'msgkit': lambda: msgkit.est_tokens(ecd, 'openai'),
+               'msgkit cold': (lambda: _oa._toks.clear(), lambda x: msgkit.est_tokens(ecd, 'openai'))}
         if lit_ok: import litellm; fns['litellm (token_counter: tiktoken, exact)'] = lambda: litellm.token_counter(model='gpt-4o', messages=ecd)
         if lc_ok:
             from langchain_core.messages.utils import count_tokens_approximately
             fns['langchain-core (count_tokens_approximately)'] = lambda: count_tokens_approximately(elc)
-        add(Case('est_tokens.texts', f'11. `est_tokens` of {n_t:,} text messages (openai; msgkit counts with {_mk_counter()})', 'ms', fns, 1e3, check=lambda r: f'{r:,} tokens',
+        add(Case('est_tokens.texts', f'11. `est_tokens` of {n_t:,} text messages (openai; msgkit counts with {_mk_counter()}; memo cold: its memo of texts\' tokens emptied before each call)', 'ms', fns, 1e3, check=lambda r: f'{r:,} tokens',
                  aside=() if _mk_counter().startswith('4 char') else ('langchain-core (count_tokens_approximately)',),
-                 cant={'pydantic-ai': 'no offline token count'}, nomemo='no payload ≥ 32 KB'))
+                 cant={'pydantic-ai': 'no offline token count'}))
         e_imgs = [big_png(img_sz) for _ in range(10)]
         icd = [dict(role='user', content=[dict(type='image_url', image_url=dict(url=data_uri(b))), dict(type='text', text=f'picture {i}?')]) for i,b in enumerate(e_imgs)]
         ijs = json.dumps(icd); ilc = lc_msgs(icd) if lc_ok else None

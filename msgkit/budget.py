@@ -44,7 +44,10 @@ def turn_tokens(t, ad, model=None, detail=None)->int:
     if not isinstance(t.role, str):  # est_tokens and trim read a history without rendering it: its roles unchecked
         raise InputError(f"api={ad.name!r} takes a message's role as text ('user', 'assistant', ...), "
                          f"not {t.role!r:.60}")
-    return ad.est_msg(t, model) + sum(part_tokens(p, ad, model, detail) for p in t.parts)
+    n = ad.est_msg(t, model)
+    for p in t['parts']:  # (text, most parts, at once: a loop, not a generator, #22)
+        n += ad.est_text(p['text'], model) if p['type']=='text' else part_tokens(p, ad, model, detail)
+    return n
 
 # %% ../nbs/50_budget.ipynb #d8c592ff
 def _system_tokens(system, ad, model):

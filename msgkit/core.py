@@ -137,7 +137,8 @@ def mk_msgs(
     # a history already in the target's plainest form, nothing to change (Chat's, say): copied (shallow by its shape)
     if plain and (own := ad.own_history(msgs)) is not None: return own
     # a plain history (text, calls each answered straight after, images): read and rendered in one pass (`plain`)
-    if plain and (ts := plain_turns(msgs, ad)) is not None and (res := ad.plain_msgs(ts)) is not None: return res
+    if plain and not getattr(type(ad).plain_msgs, 'says_no', False) and (ts := plain_turns(msgs, ad)) is not None \
+            and (res := ad.plain_msgs(ts)) is not None: return res
     chk_depth('mk_msgs', msgs)
     ts = read_history(msgs, ad=ad)
     res = finish_msgs(render_history(ts, ad, kw, fetch, fit=fit), ad, cache, ttl, cache_last_ckpt_only, as_obj=False)

@@ -306,3 +306,16 @@ def test_trim_returns_a_history(api):
         out = trim(h, est_tokens(mk_request(h, api, model=MODEL[api]), api) // 2, api)
     assert type(out) is History and all(type(o) is Msg for o in out) and out[0]['content'] in ('You are a weather bot.', [{'text': 'You are a weather bot.'}]), out[0]
     accept(api, mk_request(out, api, model=MODEL[api]))
+
+def test_text_tokens_remembered_exactly(monkeypatch):
+    "#22: each text's tokens are remembered (a chat loop counts the same history every turn): the same counts as counted anew, within bounds"
+    enc = oa.encoder()
+    if enc is None: pytest.skip('no tiktoken encoding here')
+    texts = [f"Message {i}: " + 'ünï word ' * (i % 7) for i in range(300)]
+    want = [len(enc.encode_ordinary(s)) for s in texts]
+    assert [oa.oa_text(s) for s in texts] == want and [oa.oa_text(s) for s in texts] == want  # counted, then remembered
+    monkeypatch.setattr(oa, 'TOKS_MEMO', 2000)
+    oa._toks.clear(); oa._toks_n[0] = 0
+    assert [oa.oa_text(s) for s in texts] == want  # the memo starts again as it fills: the same counts
+    assert oa._toks_n[0] <= 2000 and sum(map(len, oa._toks)) == oa._toks_n[0]
+    assert oa.oa_text('x' * (oa.TOKS_MAX + 1)) == len(enc.encode_ordinary('x' * (oa.TOKS_MAX + 1))) and 'x' * (oa.TOKS_MAX + 1) not in oa._toks

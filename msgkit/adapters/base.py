@@ -222,6 +222,7 @@ def plain_turn(self:Adapter, d:dict)->tuple|None:
     return None
 
 @patch
+@says_no  # (`mk_msgs` reads a history into plain turns only for an adapter that declares one of its own)
 def plain_msgs(self:Adapter, ts:list):
     "Plain turns `ts` (`plain_turns`) as `mk_msgs` gives them, rendered at once; `None`: the general path renders them"
     return None
