@@ -117,7 +117,7 @@ def uri_at(s)->tuple|None:
     if (v := recall(('head', id(s)), s)) is not None: return v[0], s, v[1]
     v = _uri_at(s)
     # a data URI's verdict only (prose is told at its first characters), not a stripped copy's (the memo counts `s`);
-    # kept as a match of the header alone: one of `s` would hold `s`, and the memo would think it still wanted
+    # kept as a match of the header alone: a match of `s` holds `s`, and the memo could never tell it was dropped
     if v and v[1] is s: remember(('head', id(s)), s, (_head_re.fullmatch(s[:v[2]-1]), v[2]))
     return v
 
