@@ -487,30 +487,31 @@ docs = {
     'Parameters:\n'
     '    n: (not documented)',
 'msgkit.codec.remember':
-    'Keep `v`, the counterpart of object `o`, under key `k`; the oldest go when the memo passes `B64_MEMO`\n'
+    'Keep `v`, the counterpart of `o`, under key `k` if `o` was asked for it before or `v` is small; True if kept\n'
     '\n'
     'Parameters:\n'
     '    k: (not documented)\n'
     '    o: (not documented)\n'
     '    v: (not documented)',
 'msgkit.codec.recall':
-    'The counterpart kept under `k`, if it was kept for object `o` itself (an id can be reused); else `None`\n'
+    'The counterpart kept under `k` for object `o` itself, if one was kept (not only noted); else `None`\n'
     '\n'
     'Parameters:\n'
     '    k: (not documented)\n'
     '    o: (not documented)',
 'msgkit.codec.b64':
-    '`prefix` and the base64 text of `b`; remembered for large `bytes` (by the object)\n'
+    '`prefix` and the base64 text of `b`; remembered for large `bytes` met again (by the object)\n'
     '\n'
     'Parameters:\n'
     '    b: (not documented)\n'
     "    prefix: (not documented) (default '')",
 'msgkit.codec.unb64':
-    'The bytes of base64 text `s`; remembered for large text (by the object), and `b64` of them gives `s` back\n'
+    'The bytes of base64 text `s[at:]`, remembered for large text met again (by the object); `b64` gives the text back\n'
     '\n'
     'Parameters:\n'
     '    s: (not documented)\n'
-    '    validate: (not documented) (default False)',
+    '    validate: (not documented) (default False)\n'
+    '    at: (not documented) (default 0)',
 'msgkit.core.render_history':
     "The messages of `api`'s form for `turns`, after the repairs every API needs (ids, tool groups); before `tidy`\n"
     '\n'
@@ -1492,13 +1493,13 @@ docs = {
 'msgkit.mediapart.LazyMedia':
     'A media part whose `data` is decoded from its base64 text when first read',
 'msgkit.mediapart.uri_payload':
-    '`s[at:]`, the payload of data URI `s`; remembered for a large one (by the URI), so each URI is sliced once\n'
+    '`s[at:]`, the payload of data URI `s`; remembered for a large one met again (by the URI)\n'
     '\n'
     'Parameters:\n'
     '    s: (not documented)\n'
     '    at: (not documented)',
 'msgkit.mediapart.held_b64':
-    'The base64 text lazy part `p` holds (the payload of the data URI it was read from, sliced once)\n'
+    'The base64 text lazy part `p` holds (the payload of the data URI it was read from, sliced: `uri_payload`)\n'
     '\n'
     'Parameters:\n'
     '    p: (not documented)',
@@ -1534,11 +1535,12 @@ docs = {
     'Parameters:\n'
     '    turns: (not documented)',
 'msgkit.mediapart.checked_b64':
-    "The bytes of base64 text `s` (of a `mt`), checked: a clear error for what isn't base64\n"
+    "The bytes of base64 text `s[at:]` (of a `mt`), checked: a clear error for what isn't base64\n"
     '\n'
     'Parameters:\n'
     '    s: (not documented)\n'
-    '    mt: (not documented) (default None)',
+    '    mt: (not documented) (default None)\n'
+    '    at: (not documented) (default 0)',
 'msgkit.mediapart.b64_media':
     "A media part from base64 text `s` (of type `mt`, or `said` where the bytes don't say); large ones a `LazyMedia`\n"
     '\n'

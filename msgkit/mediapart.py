@@ -139,8 +139,9 @@ class LazyMedia(_Eager, Part):
     def lazy(self)->bool: return '_b64' in self.__dict__  # not yet decoded
     def _load(self):
         if self.lazy():
-            # a clear error, and still lazy, if it isn't base64
-            b = checked_b64(held_b64(self), dict.get(self, 'mt'))
+            # a clear error, and still lazy, if it isn't base64; a data URI's payload decoded from the URI, not sliced
+            v = self.__dict__['_b64']; s,at = v if isinstance(v, tuple) else (v, 0)
+            b = checked_b64(s, dict.get(self, 'mt'), at)
             del self.__dict__['_b64']
             ks = list(dict.items(self)); dict.clear(self)
             # after type and mt, as media() has it
@@ -165,7 +166,7 @@ class LazyMedia(_Eager, Part):
 
 # %% ../nbs/08_mediapart.ipynb #perf22ex
 def uri_payload(s:str, at:int)->str:
-    "`s[at:]`, the payload of data URI `s`; remembered for a large one (by the URI), so each URI is sliced once"
+    "`s[at:]`, the payload of data URI `s`; remembered for a large one met again (by the URI)"
     if len(s)<MEMO_MIN or too_big(len(s)): return s[at:]
     k = ('uri', id(s), at)
     if (r := recall(k, s)) is None: remember(k, s, r := s[at:])
@@ -175,7 +176,7 @@ def _held_len(v): return len(v[0])-v[1] if isinstance(v, tuple) else len(v)
 def _uri_or_text(v): return v[0] if isinstance(v, tuple) else v
 
 def held_b64(p)->str:
-    "The base64 text lazy part `p` holds (the payload of the data URI it was read from, sliced once)"
+    "The base64 text lazy part `p` holds (the payload of the data URI it was read from, sliced: `uri_payload`)"
     v = p.__dict__['_b64']
     return uri_payload(*v) if isinstance(v, tuple) else v
 
@@ -195,8 +196,6 @@ def data_len(p)->int:
     if not (isinstance(p, LazyMedia) and p.lazy()): return len(p.data)
     v = p.__dict__['_b64']; s = _uri_or_text(v)
     return _held_len(v)//4*3 - (2 if s.endswith('==') else 1 if s.endswith('=') else 0)
-
-
 
 # %% ../nbs/08_mediapart.ipynb #32062136
 def with_fields(p:Part, **kw)->Part:
@@ -221,12 +220,12 @@ def img_payloads(turns)->list:
 # %% ../nbs/08_mediapart.ipynb #a6802dca
 LAZY_MIN = 64*1024  # base64 text shorter than this is decoded at once (and checked whole)
 
-def checked_b64(s:str, mt=None)->bytes:
-    "The bytes of base64 text `s` (of a `mt`), checked: a clear error for what isn't base64"
+def checked_b64(s:str, mt=None, at:int=0)->bytes:
+    "The bytes of base64 text `s[at:]` (of a `mt`), checked: a clear error for what isn't base64"
     import binascii
-    try: return unb64(s, validate=True)
+    try: return unb64(s, validate=True, at=at)
     except (binascii.Error, ValueError) as e:
-        nl = ' (it holds line breaks: join its lines)' if '\n' in s[:4096] or '\r' in s[:4096] else ''
+        nl = ' (it holds line breaks: join its lines)' if '\n' in s[at:at+4096] or '\r' in s[at:at+4096] else ''
         raise InputError(f"This {mt or 'media'}'s base64 is not valid{nl}: {e}") from None
 
 def _lazy_uri(h, mt, max_bytes, kw):
@@ -246,18 +245,18 @@ def _b64_media(s, at, mt, said, kw):
     "`b64_media` of the base64 text `s[at:]`, read where it is (`s` may be a data URI): never copied to be sniffed"
     n = len(s)-at
     if n<LAZY_MIN or n%4:
-        b = checked_b64(s[at:], mt or said)
+        b = checked_b64(s, mt or said, at)
         return media(b, mt or (None if media_type(b) else said), **kw)
     head = checked_b64(s[at:at+352], mt or said)
     checked_b64(s[-64:], mt or said)  # both ends valid base64; the head says what it is
     smt = media_type(head)
     if smt in (None, 'application/zip'):  # a zip says what it holds at its end (docx, xlsx)
-        return media(checked_b64(s[at:], mt or said), mt or (said if smt is None else None), **kw)
+        return media(checked_b64(s, mt or said, at), mt or (said if smt is None else None), **kw)
     same_type(smt, mt)
     mt = mt or smt or said
     kind = media_kind(mt) if mt else None
     if kind not in ('image','audio','video') and mt!='application/pdf':
-        return media(checked_b64(s[at:], mt), mt, **kw)  # text
+        return media(checked_b64(s, mt, at), mt, **kw)  # text
     p = LazyMedia(type=kind, mt=mt, **kw)
     p.__dict__['_b64'] = (s, at) if at else s  # a data URI's payload is sliced only when its text is wanted
     return p

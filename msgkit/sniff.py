@@ -25,6 +25,7 @@ def media_type(
     "MIME type of `b` from its magic bytes, or `None`"
     if not isinstance(b, (bytes,bytearray,memoryview)):
         raise InputTypeError(f"media_type takes bytes, not {type(b).__name__}")
+    if mt := _sig_type(bytes(b[:64])): return mt
     if type(b) is bytes and len(b)>=MEMO_MIN and not too_big(len(b)):
         if (mt := recall(('mt', id(b)), b)) is None: remember(('mt', id(b)), b, mt := _media_type(b) or '')
         return mt or None
@@ -113,12 +114,12 @@ def _uri_at(s):
 def uri_at(s)->tuple|None:
     "`(header match, s stripped, where its payload starts)` if `s` is a whole data URI (`is_data_uri`), else `None`"
     if type(s) is not str or len(s)<MEMO_MIN or too_big(len(s)): return _uri_at(s)
-    if (v := recall(('head', id(s)), s)) is None:
-        v = _uri_at(s) or ()
-        # a data URI's verdict only: prose is told at its first characters, and kept it would hold the text (and
-        # push out base64); a stripped copy is not kept either (the memo counts `s`)
-        if v and v[1] is s: remember(('head', id(s)), s, v)
-    return v or None
+    if (v := recall(('head', id(s)), s)) is not None: return v[0], s, v[1]
+    v = _uri_at(s)
+    # a data URI's verdict only (prose is told at its first characters), not a stripped copy's (the memo counts `s`);
+    # kept as a match of the header alone: a match of `s` holds `s`, and the memo could never tell it was dropped
+    if v and v[1] is s: remember(('head', id(s)), s, (_head_re.fullmatch(s[:v[2]-1]), v[2]))
+    return v
 
 def is_data_uri(s)->bool:
     "Is `s` a whole `data:` URI with a media type (and not prose that starts with 'Data:')? Its header and ends read"
