@@ -34,6 +34,7 @@ sys.path.insert(0, str(HERE))
 from bench import big_png  # noqa: E402  (the existing bench's PNG maker)
 
 APIS = ('openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock')
+COLD = ' (the same, loaded from JSON before each call)'  # a peer's cold measure: what msgkit cold is held against
 FLOOR = 'floor: a copy of each message (dicts and lists, as Msgs)'  # what handing back fresh messages costs at the least
 LIT_REST = "litellm (its HTTP body's form: base64 text, not the SDK's bytes)"
 MISSING = {}  # peer -> "not installed" / "error: ..."
@@ -461,14 +462,18 @@ class Case:
             self.samples.setdefault(k, []).append(v)
 
     def med(self, k): return statistics.median(self.samples[k]) if self.samples.get(k) else None
-    def peers(self): return [k for k in self.fns if not k.startswith('msgkit') and k not in self.aside and self.samples.get(k)]
+    def peers(self, cold=False):
+        "The peers msgkit (memo warm) is held against; for its cold measure, the peers' own cold ones where a row has them"
+        ps = [k for k in self.fns if not k.startswith('msgkit') and k not in self.aside and self.samples.get(k)]
+        cs = [k for k in ps if k.endswith(COLD)]
+        return (cs or ps) if cold else [k for k in ps if not k.endswith(COLD)]
 
     def ratio(self, k='msgkit'):
         "Median over rounds of msgkit (`k`) ÷ its reference in the same round; and the reference's name"
         m = self.samples.get(k)
         if not m: return None, None
         if self.kind == 'peer':
-            ps = self.peers()
+            ps = self.peers(cold=k.endswith('cold'))
             if not ps: return None, None
             rs = [m[i]/d for i in range(min(len(m), *(len(self.samples[p]) for p in ps))) if (d := min(self.samples[p][i] for p in ps)) > 0]
             best = min(ps, key=self.med)
@@ -591,16 +596,32 @@ def build_cases(q, only=None):
         lc = setup_langchain(lc_msgs(dcd)) if lc_ok else {}
         lit = setup_litellm(dcd) if lit_ok else {}
         pai = setup_pydantic_ai(pai_msgs(dcd), binary=('anthropic', 'gemini', 'bedrock')) if pai_ok else {}
+        # each peer's cold measure: its own input made from the history loaded from JSON before each call (not timed),
+        # as msgkit's is: every library then meets the payloads afresh, caches and all
+        lcf = lc_converters() if lc_ok else {}
+        litf = lit_converters() if lit_ok else {}
+        def colds(api):
+            out = {}
+            if api in litf: out['litellm' + COLD] = (lambda: json.loads(u_js), litf[api])
+            if not isinstance(lcf.get(api, KeyError()), BaseException):
+                out[lc_name(api) + COLD] = (lambda: lc_msgs(json.loads(u_js)), lcf[api])
+            if pai_ok:
+                try:
+                    pm = pai_mapper(api); bin_ = api in ('anthropic', 'gemini', 'bedrock')
+                    out['pydantic-ai' + COLD] = (lambda: pai_msgs(json.loads(u_js)), lambda m, pm=pm, b=bin_: pm(pai_binary(m) if b else m))
+                except Exception as e: out['pydantic-ai' + COLD] = e
+            return out
         for api in APIS:
             fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(dcd, api)),
                    'msgkit cold': (lambda: json.loads(u_js), lambda x, api=api: msgkit.mk_msgs(x, api)),
-                   **peers_for(api, lc, lit, pai)}
+                   **peers_for(api, lc, lit, pai), **colds(api)}
             cant = cant_for(['pydantic-ai', lc_name(api), 'litellm'])
             if 'pydantic-ai' in fns and api in ('anthropic', 'gemini', 'bedrock'):
                 fns['pydantic-ai (BinaryContent.from_data_uri in the call)'] = fns.pop('pydantic-ai')
             aside = ()
             if api in ('gemini', 'bedrock') and 'litellm' in fns:  # its output is the HTTP body's, not the SDK's
                 fns[LIT_REST] = fns.pop('litellm'); aside = (LIT_REST,)
+                if 'litellm' + COLD in fns: fns[LIT_REST + COLD] = fns.pop('litellm' + COLD); aside += (LIT_REST + COLD,)
                 fns[f'floor: b64decode of the {len(u_imgs)} payloads'] = (lambda: json.loads(u_js), lambda x: [base64.b64decode(
                     m['content'][0]['image_url']['url'].split(',', 1)[1]) for m in x if isinstance(m['content'], list)])
                 aside += (f'floor: b64decode of the {len(u_imgs)} payloads',)

@@ -1473,6 +1473,14 @@ docs = {
     '    mt: Media type; sniffed when `None` (default None)\n'
     '    max_bytes: Refuse a file or data URI larger than this (default: `MAX_READ`) (default None)\n'
     '    **kw: Extra part fields (`title`, `filename`, ...)',
+'msgkit.mediapart.uri_part':
+    'The media part of a data URI whose header `uri_at` read (`media` of it, the header not read again)\n'
+    '\n'
+    'Parameters:\n'
+    '    h: What `uri_at` found of a data URI: `(header match, the URI, where its payload starts)`\n'
+    '    mt: Media type; sniffed when `None` (default None)\n'
+    '    max_bytes: Refuse a data URI larger than this (default: `MAX_READ`) (default None)\n'
+    '    **kw: Extra part fields',
 'msgkit.mediapart.media_url':
     'A media part that points at URL `s`\n'
     '\n'
@@ -1815,13 +1823,6 @@ docs = {
     '\n'
     'Parameters:\n'
     '    v: (not documented)',
-'msgkit.plain.plain_blocks':
-    "A message of text and media parts `ps`, rendered by `ad`'s own `part` and `msg`, as a `Msg`\n"
-    '\n'
-    'Parameters:\n'
-    '    ad: (not documented)\n'
-    '    role: (not documented)\n'
-    '    ps: (not documented)',
 'msgkit.plain.plain_imgs':
     'The payloads of the images in plain turns `ts`, for `chk_px`\n'
     '\n'
@@ -2186,6 +2187,11 @@ docs = {
     '\n'
     'Parameters:\n'
     "    b: A file's bytes (its first few hundred are enough)",
+'msgkit.sniff.sig_type':
+    'The type `filetype.guess` gives bytes that open with `h` (their first 64), where the signature alone says it\n'
+    '\n'
+    'Parameters:\n'
+    '    h: (not documented)',
 'msgkit.sniff.is_text_mt':
     'Is `mt` a text format (one with no signature to sniff)?\n'
     '\n'

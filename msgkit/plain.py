@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['ARGS_MEMO', 'ARGS_MAX', 'HOLES', 'plain_str', 'id_ok', 'name_ok', 'plain_args', 'plain_turns', 'text_maker',
-           'text_makers', 'copy_json', 'plain_blocks', 'plain_imgs', 'new_msg', 'as_history', 'shipped']
+           'text_makers', 'copy_json', 'plain_imgs', 'new_msg', 'as_history', 'shipped']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
 import re, json
@@ -77,7 +77,7 @@ def _list_turn(o, role, ad):
         elif type(x) is bytes:
             try: p = media(x)  # (as `read_part` reads bytes)
             except MsgkitError: return None  # (the general path says what is wrong)
-            if p['type']!='image' or not ad.takes(p): return None
+            if p['type']!='image': return None  # (one the API can't take: its `part` says so, as on the general path)
             ps.append(p)
         else: return None
     # one text alone: a text message (as `render_turn` makes it)
@@ -112,7 +112,6 @@ def plain_turns(
                     i = c[0]
                     if i in ids or not idok(i) or not nok(c[1]): return None
                     ids.add(i); todo.append(c)
-            elif k=='blocks' and not all(p['type']=='text' or ad.takes(p) for p in r[2]): return None
             out.append(r)
         elif t is str:
             if todo or not plain_str(o): return None
@@ -155,11 +154,6 @@ def copy_json(v):
         return Block(v)  # (most arguments: flat, copied in C)
     return Blocks([copy_json(o) for o in v]) if t is list else v
 
-def plain_blocks(ad, role, ps):
-    "A message of text and media parts `ps`, rendered by `ad`'s own `part` and `msg`, as a `Msg`"
-    m = ad.msg(role, [ad.part(p, role) for p in ps])  # (dicts and lists made anew, none twice: `copy_json` as `msg_of`)
-    return new_msg({k:copy_json(v) for k,v in m.items()})
-
 def plain_imgs(ts)->list:
     "The payloads of the images in plain turns `ts`, for `chk_px`"
     return [payload(p) for t in ts if t[1]=='blocks' for p in t[2] if p['type']=='image']
@@ -181,8 +175,9 @@ def as_history(ms:list)->History:
 def shipped(cls, *names):
     "A function telling whether `cls`'s members `names` are still those it had when first asked (none patched since)"
     # (first asked: by then every module has set what it sets, `img_px` at the end of its adapter's notebook, say)
-    now = []
+    now,get,cs = [],getattr,[cls]*len(names)
     def ok():
-        if not now: now.extend((k, getattr(cls, k)) for k in names)
-        return all(getattr(cls, k) is v for k,v in now)
+        vs = tuple(map(get, cs, names))  # (in C: a function patched is another object, a value patched another value)
+        if not now: now.append(vs)
+        return vs==now[0]
     return ok

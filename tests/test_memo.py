@@ -80,11 +80,12 @@ def test_second_sight_keeps_third_hits(memo):
     assert e1 is not e2 and e3 is e2 and memo.b64(e2) is s
 
 def test_verdicts_kept_at_once(memo):
-    "A small counterpart (a media type, a data URI's header) holds nothing its note does not: kept the first time"
+    "A small counterpart (a media type) holds nothing its note does not: kept the first time; a data URI's header is not kept"
     u = uri(png())
     h1, h2 = sniff.uri_at(u), sniff.uri_at(u)
     assert h1[1] is h2[1] is u and h1[2] == h2[2] and h1[0].groupdict() == h2[0].groupdict()
-    assert memo.recall(('head', id(u)), u) is not None
+    # (session 9: read anew each time, ~5 µs; remembered, each URI was held alive, and freeing it later cost more)
+    assert id(u) not in memo._memo
     b = b'%PDF-1.4\n' + fresh()
     assert sniff.media_type(b) == 'application/pdf' and memo.recall(('mt', id(b)), b) == 'application/pdf'
     i = png()

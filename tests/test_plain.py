@@ -86,9 +86,8 @@ def test_taken_for_the_bench_rows(api):
     "The histories the benchmark times, as users keep them, take the lane (images: where the API takes them so)"
     assert _taken(tool_chat(200), api)
     assert _taken(chat_dicts(text_history(10)) + [dict(role='user', content='And?')], api)
-    if api != 'anthropic':  # (Claude: its images go the general path, its request limit and text blocks as they came)
-        assert _taken(image_history([big_png(100_000)] * 5), api)
-        assert _taken(image_chat([big_png(100_000)] * 5), api)
+    assert _taken(image_history([big_png(100_000)] * 5), api)
+    assert _taken(image_chat([big_png(100_000)] * 5), api)
 
 @pytest.mark.parametrize('api', LANE)
 def test_lane_accepted_by_provider(api):
@@ -139,7 +138,7 @@ def test_no_alias_of_the_input(api):
                                                                                           + __import__('base64').b64encode(_imgs[0]).decode())),
                                                    dict(type='text', text='And this?')])]
     h0 = copy.deepcopy(h)
-    assert _taken(h, api) == (api != 'anthropic')
+    assert _taken(h, api)
     r = msgkit.mk_msgs(h, api)
     ins = {id(o) for m in h for o in _containers(m)}
     assert not [o for m in r for o in _containers(m) if id(o) in ins]

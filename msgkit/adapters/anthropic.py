@@ -599,12 +599,13 @@ def before_send(self:AnthropicAdapter, msgs):
 
 # %% ../../nbs/23_anthropic.ipynb #961a4b77
 from ..msgs import Block, Blocks, msg_of
-from ..plain import text_makers, copy_json, new_msg, as_history, shipped
+from ..plain import text_makers, copy_json, plain_imgs, new_msg, as_history, shipped
 
 @patch
 def plain_msgs(self:AnthropicAdapter, ts):
     "Plain turns `ts` as Messages API messages at once (see `plain`), as the general path renders them"
     if type(self) is not AnthropicAdapter or not _as_shipped(): return None
+    if self.img_px: self.chk_px(plain_imgs(ts))
     mk,out = text_makers(self),[]
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x) if d is None else msg_of(d))  # (a Chat message: as it came)
@@ -615,13 +616,21 @@ def plain_msgs(self:AnthropicAdapter, ts):
         elif kind=='results':
             out.append(new_msg({'role':'user', 'content':Blocks([Block(type='tool_result', tool_use_id=i,
                 content=Blocks([Block(type='text', text=s)])) for i,_,s in x])}))
-        else: return None
+        else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
+            bl = Blocks()
+            for p in x:
+                if p['type']=='text': bl.append(Block(type='text', text=p['text']))
+                else:
+                    self.chk(p)
+                    bl.append(Block(type='image', source=Block(type='base64', media_type=p['mt'], data=b64_text(p))))
+            out.append(new_msg({'role':'user', 'content':bl}))
     if out[-1]['role']=='assistant': out[-1] = _rstrip(out[-1])
-    return as_history(out)
+    # (the request's limit, as `tidy` holds it: over it, the general path says so)
+    return as_history(out) if _b64_len(out)<=_max_req else None
 
 # the rules it stands for, as they ship: patched, the general path applies the new ones
 _as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'fits_item', 'fix_item',
-                      'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
+                      'chk_px', 'img_px', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
 
 # %% ../../nbs/23_anthropic.ipynb #479f6993
 @patch

@@ -513,7 +513,7 @@ def tidy(self:BedrockAdapter, msgs):
 
 # %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
 from ..msgs import Block, Blocks
-from ..plain import text_makers, copy_json, plain_blocks, plain_imgs, new_msg, as_history, shipped
+from ..plain import text_makers, copy_json, plain_imgs, new_msg, as_history, shipped
 
 @patch
 def plain_msgs(self:BedrockAdapter, ts):
@@ -530,9 +530,14 @@ def plain_msgs(self:BedrockAdapter, ts):
         elif kind=='results':
             out.append(new_msg({'role':'user', 'content':Blocks([Block(toolResult=Block(toolUseId=i, content=Blocks([
                 Block(text=s)]))) for i,_,s in x])}))
-        else:
-            n += sum(p['type']=='image' for p in x)
-            out.append(plain_blocks(self, role, x))
+        else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
+            bl = Blocks()
+            for p in x:
+                if p['type']=='text': bl.append(Block(text=p['text']))
+                else:
+                    self.chk(p); n += 1
+                    bl.append(Block(image=Block(format=_fmt[p['mt']], source=Block(bytes=p['data']))))
+            out.append(new_msg({'role':'user', 'content':bl}))
     return None if n>self.max_imgs else as_history(_rstrip(out))
 
 # the rules it stands for, as they ship: patched, the general path applies the new ones

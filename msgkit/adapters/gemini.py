@@ -642,7 +642,7 @@ def before_send(self:GeminiAdapter, msgs):
 
 # %% ../../nbs/24_gemini.ipynb #92bd7ce2
 from ..msgs import Block, Blocks
-from ..plain import text_makers, copy_json, plain_blocks, plain_imgs, new_msg, as_history, shipped
+from ..plain import text_makers, copy_json, plain_imgs, new_msg, as_history, shipped
 
 def _plain_fc(i, nm, a):
     "A plain call's `function_call`, its id kept unless msgkit made it (as `part` writes it)"
@@ -653,7 +653,7 @@ def plain_msgs(self:GeminiAdapter, ts):
     "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
     if type(self) is not GeminiAdapter or not _as_shipped(): return None
     if self.img_px: self.chk_px(plain_imgs(ts))
-    mk,out,imgs = text_makers(self),[],False
+    mk,out,imgs = text_makers(self),[],[]
     for role,kind,x,_ in ts:
         if kind=='text': out.append(mk[role](x))
         elif kind=='calls':
@@ -666,8 +666,16 @@ def plain_msgs(self:GeminiAdapter, ts):
             out.append(new_msg({'role':'user', 'parts':Blocks([Block(function_response=Block(id=i, name=nm,
                 response=Block(output=s)) if not is_made_id(i) else Block(name=nm, response=Block(output=s)))
                 for i,nm,s in x])}))
-        else: out.append(plain_blocks(self, role, x)); imgs = True
-    return as_history(chk_inline(out) if imgs else out)
+        else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
+            bl = Blocks()
+            for p in x:
+                if p['type']=='text': bl.append(Block(text=p['text']))
+                else:
+                    self.chk(p)
+                    bl.append(Block(inline_data=Block(mime_type=_gem_mt.get(p['mt'], p['mt']), data=p['data'])))
+            out.append(m := new_msg({'role':'user', 'parts':bl})); imgs.append(m)
+    chk_inline(imgs)  # (the request's inline data: what the messages with images hold)
+    return as_history(out)
 
 # the rules it stands for, as they ship: patched, the general path applies the new ones
 _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',

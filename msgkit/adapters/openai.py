@@ -499,10 +499,11 @@ def parse_block(self:OpenAIAdapter, d):
     if t=='refusal': return text_part(d['refusal'])
     if t=='input_image' and d.get('image_url'):
         u = d['image_url']
-        return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
+        return uri_part(h) if (h := uri_at(u)) is not None else media_url(u, mt=url_type(u) or 'image/png')
     if t=='input_file' and d.get('file_data'):
         fd = d['file_data']
-        return media(fd if is_data_uri(fd) else unb64(fd, validate=True), filename=d.get('filename'))
+        if (h := uri_at(fd)) is not None: return uri_part(h, filename=d.get('filename'))
+        return media(unb64(fd, validate=True), filename=d.get('filename'))
     if t=='input_file' and d.get('file_url'):
         return media_url(d['file_url'], mt=url_type(d['file_url']) or 'application/pdf')
     if t in ('input_file','input_image') and d.get('file_id'):
@@ -527,8 +528,8 @@ def tidy(self:OpenAIAdapter, msgs):
     return out[::-1]
 
 # %% ../../nbs/21_openai.ipynb #fe3a483d
-from ..msgs import msg_of
-from ..plain import text_makers, plain_blocks, plain_imgs, new_msg, as_history, shipped
+from ..msgs import msg_of, Block, Blocks
+from ..plain import text_makers, plain_imgs, new_msg, as_history, shipped
 
 @patch
 def plain_msgs(self:OpenAIAdapter, ts):
@@ -543,7 +544,12 @@ def plain_msgs(self:OpenAIAdapter, ts):
             for i,nm,j,_ in x[1]: out.append(new_msg({'type':'function_call', 'call_id':i, 'name':nm, 'arguments':j}))
         elif kind=='results':
             for i,_,s in x: out.append(new_msg({'type':'function_call_output', 'call_id':i, 'output':s}))
-        else: out.append(plain_blocks(self, role, x))
+        else:  # a user's text and images, as `part` and `msg` write them (an image checked by `chk`, as `part` does)
+            bl = Blocks()
+            for p in x:
+                if p['type']=='text': bl.append(Block(type='input_text', text=p['text']))
+                else: self.chk(p); bl.append(Block(type='input_image', image_url=data_uri(p), detail='auto'))
+            out.append(new_msg({'role':role, 'content':bl}))
     return as_history(out)
 
 # the rules it stands for, as they ship: patched, the general path applies the new ones

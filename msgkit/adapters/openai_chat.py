@@ -302,14 +302,15 @@ def parse_block(self:OpenAIChatAdapter, d):
         # litellm's and Azure's form: the URL as the `image_url` itself
         u = d['image_url']['url'] if isinstance(d['image_url'], dict) else d['image_url']
         if not isinstance(u, str): raise InputError(f"A Chat image_url part needs a URL string, not {str(u)[:80]}")
-        return media(u) if is_data_uri(u) else media_url(u, mt=url_type(u) or 'image/png')
+        return uri_part(h) if (h := uri_at(u)) is not None else media_url(u, mt=url_type(u) or 'image/png')
     if t=='input_audio': return media(unb64(d['input_audio']['data']),
                                       {'wav':'audio/wav','mp3':'audio/mpeg'}[d['input_audio']['format']])
     if t=='file' and d['file'].get('file_id') and not d['file'].get('file_data'):
         return provider_file(d['file']['file_id'], 'application/pdf', api='openai')
     if t=='file' and d['file'].get('file_data'):
         fd = d['file']['file_data']
-        return media(fd if is_data_uri(fd) else unb64(fd), filename=d['file'].get('filename'))
+        if (h := uri_at(fd)) is not None: return uri_part(h, filename=d['file'].get('filename'))
+        return media(unb64(fd), filename=d['file'].get('filename'))
     # Mistral's (and OpenRouter's) thinking part: `thinking` as text chunks, with no signature another API takes
     if t=='thinking':
         th = d.get('thinking')
@@ -506,11 +507,12 @@ def _plain_content(self, c):
     "A user's content of text and image blocks (`_plain_block`s) as a plain turn, or `None`"
     ps = []
     for b in c:
-        if b['type']=='text':
-            if not b['text'].strip(): return None
+        if b['type']=='text':  # (its keys in Chat's order: Claude's form keeps a text block as it came)
+            if not b['text'].strip() or next(iter(b))!='type': return None
             ps.append(text_part(b['text']))
         else:
-            try: p = self.any_block(b)
+            # (its `parse_block`, as `any_block` reads it; the native block it would keep, no target of the lane owns)
+            try: p = self.parse_block(b)
             except Exception: return None  # (the general path reads it, and says what is wrong)
             if p['type']!='image' or 'url' in p: return None
             ps.append(p)
