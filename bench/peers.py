@@ -35,6 +35,8 @@ from bench import big_png  # noqa: E402  (the existing bench's PNG maker)
 
 APIS = ('openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock')
 COLD = ' (the same, loaded from JSON before each call)'  # a peer's cold measure: what msgkit cold is held against
+COLD_B = ' (the same, from fresh copies of the bytes)'
+COLDS = (COLD, COLD_B)
 FLOOR = 'floor: a copy of each message (dicts and lists, as Msgs)'  # what handing back fresh messages costs at the least
 LIT_REST = "litellm (its HTTP body's form: base64 text, not the SDK's bytes)"
 MISSING = {}  # peer -> "not installed" / "error: ..."
@@ -465,8 +467,8 @@ class Case:
     def peers(self, cold=False):
         "The peers msgkit (memo warm) is held against; for its cold measure, the peers' own cold ones where a row has them"
         ps = [k for k in self.fns if not k.startswith('msgkit') and k not in self.aside and self.samples.get(k)]
-        cs = [k for k in ps if k.endswith(COLD)]
-        return (cs or ps) if cold else [k for k in ps if not k.endswith(COLD)]
+        cs = [k for k in ps if k.endswith(COLDS)]
+        return (cs or ps) if cold else [k for k in ps if not k.endswith(COLDS)]
 
     def ratio(self, k='msgkit'):
         "Median over rounds of msgkit (`k`) ÷ its reference in the same round; and the reference's name"
@@ -657,12 +659,21 @@ def build_cases(q, only=None):
         if lit_ok:  # litellm takes no bytes: the caller's base64 and data URIs are part of its time
             conv = lit_converters()
             for api in APIS: lit[api] = lambda f=conv[api]: f(image_chat(b_imgs))
+        fresh = lambda: [bytes(bytearray(b)) for b in b_imgs]
         for api in APIS:
             fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(ih, api)),
                    'msgkit cold': (fresh_hist, lambda x, api=api: msgkit.mk_msgs(x, api))}
-            if pai.get(api) is not None: fns['pydantic-ai (BinaryContent)'] = pai[api]
-            if lit.get(api) is not None: fns['litellm (from bytes: data URIs made in the call)'] = lit[api]
-            if api in mlm: import msglm; fns['msglm'] = (lambda api=api: msglm.mk_msgs(ih, api=api))
+            # each peer's cold measure: its own input made from fresh copies of the bytes before each call (not timed), as msgkit's
+            if pai.get(api) is not None:
+                fns['pydantic-ai (BinaryContent)'] = pai[api]
+                if not isinstance(pai[api], BaseException):
+                    fns['pydantic-ai (BinaryContent)' + COLD_B] = (lambda: pai_bytes(fresh()), lambda m, f=pai_mapper(api): f(m))
+            if lit.get(api) is not None:
+                fns['litellm (from bytes: data URIs made in the call)'] = lit[api]
+                fns['litellm (from bytes: data URIs made in the call)' + COLD_B] = (fresh, lambda im, f=conv[api]: f(image_chat(im)))
+            if api in mlm:
+                import msglm; fns['msglm'] = (lambda api=api: msglm.mk_msgs(ih, api=api))
+                fns['msglm' + COLD_B] = (fresh_hist, lambda x, api=api: msglm.mk_msgs(x, api=api))
             cant = {**cant_for(['pydantic-ai', 'litellm'] + (['msglm'] if api in ('openai', 'anthropic') else [])),
                     'langchain': 'takes images as base64 or URLs, not bytes'}
             add(Case(f'image_bytes.{api}', f'5. rebuild 20-message history with 5 × {isz} PNGs (bytes) → {api}', 'ms', fns, 1e3, cant=cant))
@@ -680,6 +691,7 @@ def build_cases(q, only=None):
                    'msgkit cold': (lambda: bytes(bytearray(img1)), lambda b, api=api: msgkit.mk_msg([b, 'What is in this picture?'], api=api))}
             if api in mlm:
                 import msglm; fns['msglm'] = (lambda api=api: msglm.mk_msg([img1, 'What is in this picture?'], api=api))
+                fns['msglm' + COLD_B] = (lambda: bytes(bytearray(img1)), lambda b, api=api: msglm.mk_msg([b, 'What is in this picture?'], api=api))
             cant = cant_for(['msglm']) if api in ('openai', 'anthropic') else {'msglm': f'no {api} API'}
             add(Case(f'one_image.{api}', f'6. one `mk_msg([{isz} PNG, text])` → {api}', 'ms', fns, 1e3, cant=cant))
 

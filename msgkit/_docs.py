@@ -1473,6 +1473,11 @@ docs = {
     '    mt: Media type; sniffed when `None` (default None)\n'
     '    max_bytes: Refuse a file or data URI larger than this (default: `MAX_READ`) (default None)\n'
     '    **kw: Extra part fields (`title`, `filename`, ...)',
+'msgkit.mediapart.image_part':
+    '`media(b)` of bytes `b` whose signature names an image (most bytes people pass), at once; else `None`\n'
+    '\n'
+    'Parameters:\n'
+    '    b: (not documented)',
 'msgkit.mediapart.uri_part':
     'The media part of a data URI whose header `uri_at` read (`media` of it, the header not read again)\n'
     '\n'
@@ -1812,12 +1817,14 @@ docs = {
     '\n'
     'Parameters:\n'
     '    ad: (not documented)\n'
-    '    role: (not documented)',
+    '    role: (not documented)\n'
+    '    checked: (not documented) (default True)',
 'msgkit.plain.text_makers':
     '`{role: text_maker(ad, role)}` for the user and the assistant\n'
     '\n'
     'Parameters:\n'
-    '    ad: (not documented)',
+    '    ad: (not documented)\n'
+    '    checked: (not documented) (default True)',
 'msgkit.plain.copy_json':
     'JSON value `v` (as `json.loads` gives it: no object twice) with its dicts as new `Block`s, its lists as `Blocks`\n'
     '\n'
@@ -1839,7 +1846,7 @@ docs = {
     'Parameters:\n'
     '    ms: (not documented)',
 'msgkit.plain.shipped':
-    "A function telling whether `cls`'s members `names` are still those it had when first asked (none patched since)\n"
+    "A function of an adapter telling whether `cls`'s members `names` are those it had when first asked, and its own\n"
     '\n'
     'Parameters:\n'
     '    *names: (not documented)',

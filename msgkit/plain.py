@@ -13,7 +13,7 @@ from .parts import *
 from .msgs import Msg, Block, Blocks, History, msg_of, msg_maker
 from .registry import all_adapters
 from .repairs import fit_name
-from .mediapart import media, payload
+from .mediapart import media, image_part, payload
 
 # %% ../nbs/11b_plain.ipynb #7ea6c303
 def plain_str(s:str)->bool:
@@ -75,8 +75,9 @@ def _list_turn(o, role, ad):
             if not plain_str(x): return None
             ps.append(text_part(x))
         elif type(x) is bytes:
-            try: p = media(x)  # (as `read_part` reads bytes)
-            except MsgkitError: return None  # (the general path says what is wrong)
+            if (p := image_part(x)) is None:  # (`media` of them, as `read_part` reads bytes)
+                try: p = media(x)
+                except MsgkitError: return None  # (the general path says what is wrong)
             if p['type']!='image': return None  # (one the API can't take: its `part` says so, as on the general path)
             ps.append(p)
         else: return None
@@ -126,23 +127,24 @@ def plain_turns(
 
 # %% ../nbs/11b_plain.ipynb #73ccdd0b
 HOLES = ('\0msgkit: a text\0', ' \n\0msgkit: another, ünï\0\t ')  # (the second: spaces that strip would drop)
-_makers = {}  # (adapter, role) -> a function making that text message as a `Msg`
+_makers = {}  # (adapter, role, its `text_msg`) -> a function making that text message as a `Msg`
 
-def text_maker(ad, role:str):
+def text_maker(ad, role:str, checked:bool=True):
     "A function of `s` making `ad.text_msg(role, s)` as a `Msg` (`msg_maker`; else `msg_of` of it)"
     a,b = HOLES
     # the second hole asked on every call (~1 µs): a `text_msg` patched since, on the adapter, its class or one it
-    # calls (a dialect's base), gets a maker of its own
-    if (f := _makers.get((ad, role))) is None or f(b)!=ad.text_msg(role, b):
+    # calls (a dialect's base), gets a maker of its own (`checked=False`: the caller knows none is, `shipped`)
+    k = ad, role, type(ad).text_msg, ad.__dict__.get('text_msg')  # (the maker of the `text_msg` it was made from)
+    if (f := _makers.get(k)) is None or checked and f(b)!=ad.text_msg(role, b):
         f = msg_maker(ad.text_msg(role, a), a)
         # the second hole, to be sure the message holds the text as it is (not stripped, say), wherever it is
         if f is None or f(b)!=ad.text_msg(role, b): f = lambda s: msg_of(ad.text_msg(role, s))
-        _makers[(ad, role)] = f
+        _makers[k] = f
     return f
 
-def text_makers(ad)->dict:
+def text_makers(ad, checked:bool=True)->dict:
     "`{role: text_maker(ad, role)}` for the user and the assistant"
-    return {'user':text_maker(ad, 'user'), 'assistant':text_maker(ad, 'assistant')}
+    return {'user':text_maker(ad, 'user', checked), 'assistant':text_maker(ad, 'assistant', checked)}
 
 # %% ../nbs/11b_plain.ipynb #3c18a7ff
 def copy_json(v):
@@ -173,11 +175,12 @@ def as_history(ms:list)->History:
 
 # %% ../nbs/11b_plain.ipynb #e0389aa3
 def shipped(cls, *names):
-    "A function telling whether `cls`'s members `names` are still those it had when first asked (none patched since)"
-    # (first asked: by then every module has set what it sets, `img_px` at the end of its adapter's notebook, say)
-    now,get,cs = [],getattr,[cls]*len(names)
-    def ok():
+    "A function of an adapter telling whether `cls`'s members `names` are those it had when first asked, and its own"
+    # (first asked: by then every module has set what it sets, `img_px` at the end of its adapter's notebook, say);
+    # its own: an instance that patched one of them for itself (`ad.text_msg = ...`) is asked too
+    now,get,cs,ns = [],getattr,[cls]*len(names),frozenset(names)
+    def ok(ad):
         vs = tuple(map(get, cs, names))  # (in C: a function patched is another object, a value patched another value)
         if not now: now.append(vs)
-        return vs==now[0]
+        return vs==now[0] and ns.isdisjoint(ad.__dict__)
     return ok

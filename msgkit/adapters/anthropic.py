@@ -604,9 +604,9 @@ from ..plain import text_makers, copy_json, plain_imgs, new_msg, as_history, shi
 @patch
 def plain_msgs(self:AnthropicAdapter, ts):
     "Plain turns `ts` as Messages API messages at once (see `plain`), as the general path renders them"
-    if type(self) is not AnthropicAdapter or not _as_shipped(): return None
+    if type(self) is not AnthropicAdapter or not _as_shipped(self): return None
     if self.img_px: self.chk_px(plain_imgs(ts))
-    mk,out = text_makers(self),[]
+    mk,out = text_makers(self, False),[]
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x) if d is None else msg_of(d))  # (a Chat message: as it came)
         elif kind=='calls':

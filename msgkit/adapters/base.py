@@ -165,11 +165,12 @@ def px_why(self:Adapter, size, n:int=1):
 def chk_px(self:Adapter, imgs:list):
     "Raise a clear `InputError` if one of `imgs` (a request's image payloads) is over the pixel limit for that many"
     if not self.img_px: return
+    px = self.px_limit(len(imgs))  # (the limit for a request of that many: the same for each)
     for i,o in enumerate(imgs):
         if o is None: continue  # by URL or file: the API measures it
         try: size = img_px(o)
         except Exception: continue  # not base64 after all: the API will say
-        if why := self.px_why(size, len(imgs)):
+        if size and max(size)>px and (why := self.px_why(size, len(imgs))):
             which = f"image {i+1} of {len(imgs)} is" if len(imgs)>1 else "this image is"
             raise InputError(f"api={self.name!r} {why}; {which} {size[0]}×{size[1]}: fit=True downscales it")
 

@@ -518,9 +518,9 @@ from ..plain import text_makers, copy_json, plain_imgs, new_msg, as_history, shi
 @patch
 def plain_msgs(self:BedrockAdapter, ts):
     "Plain turns `ts` as Converse messages at once (see `plain`), as the general path renders them"
-    if type(self) is not BedrockAdapter or not _as_shipped(): return None
+    if type(self) is not BedrockAdapter or not _as_shipped(self): return None
     if self.img_px: self.chk_px(plain_imgs(ts))
-    mk,out,n = text_makers(self),[],0
+    mk,out,n = text_makers(self, False),[],0
     for role,kind,x,_ in ts:
         if kind=='text': out.append(mk[role](x))
         elif kind=='calls':

@@ -651,9 +651,9 @@ def _plain_fc(i, nm, a):
 @patch
 def plain_msgs(self:GeminiAdapter, ts):
     "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
-    if type(self) is not GeminiAdapter or not _as_shipped(): return None
+    if type(self) is not GeminiAdapter or not _as_shipped(self): return None
     if self.img_px: self.chk_px(plain_imgs(ts))
-    mk,out,imgs = text_makers(self),[],[]
+    mk,out,imgs = text_makers(self, False),[],[]
     for role,kind,x,_ in ts:
         if kind=='text': out.append(mk[role](x))
         elif kind=='calls':

@@ -462,7 +462,7 @@ def _own_call(k):
 def own_history(self:OpenAIChatAdapter, h):
     "History `h` as `mk_msgs` gives it, if it is already in Chat's plainest form with nothing to change; else `None`"
     if type(self) is not OpenAIChatAdapter or type(h) is not list or not h: return None  # (a dialect: its own rules)
-    if not _as_shipped(): return None  # (a rule patched)
+    if not _as_shipped(self): return None  # (a rule patched)
     ids,todo,prev,idok,nok,out = set(),[],None,id_ok(self),name_ok(self),[]
     for i,o in enumerate(h):
         if type(o) is not dict: return None
