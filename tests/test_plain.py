@@ -178,3 +178,24 @@ def test_plain_args_is_tool_args():
             assert got == want and type(want) is dict, t
         else: assert not (type(want) is dict and t[:1] == '{' and t[-1:] == '}' and t == t.strip()), t
     assert n > 1000, n
+
+def _msg_out(c, api, **kw):
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter('always')
+        try: r = msgkit.mk_msg(copy.deepcopy(c), api=api, **kw)
+        except Exception as e: return ('error', type(e), str(e))
+    return json.dumps(r, default=repr), types(r), type(r).__name__, [(w.category, str(w.message)) for w in ws]
+
+@pytest.mark.parametrize('api', apis())
+def test_mk_msg_lane_as_general(api, monkeypatch):
+    "`mk_msg` of a user's list of text and one image takes the lane: the same message as the general path, every API"
+    jpg = bytes.fromhex('ffd8ffe000104a46494600010101004800480000ffdb0043') + b'\0' * 64
+    cs = [[_imgs[0], 'What is this?'], ['What is this?', _imgs[1]], [_imgs[0]], ['a', 'b'], ['only'], [' lead', 'trail '],
+          [_imgs[0], _imgs[1], 'two'], [jpg, 'x'], [b'not an image', 'x'], [_imgs[0], ''], [_imgs[0], 'https://x.io/a.png'],
+          [], [_imgs[0], 7], [big_png(4_000_000), 'big'], [bytearray(_imgs[0]), 'x']]
+    fast = [_msg_out(c, api) for c in cs] + [_msg_out(cs[0], api, role='assistant')]
+    with monkeypatch.context() as m:
+        _general(m)
+        slow = [_msg_out(c, api) for c in cs] + [_msg_out(cs[0], api, role='assistant')]
+    bad = [(i, f, s) for i, (f, s) in enumerate(zip(fast, slow)) if f != s]
+    assert not bad, bad[:2]

@@ -598,7 +598,7 @@ def before_send(self:AnthropicAdapter, msgs):
     return msgs
 
 # %% ../../nbs/23_anthropic.ipynb #961a4b77
-from ..msgs import Block, Blocks, msg_of
+from ..msgs import Block, Blocks
 from ..plain import text_makers, copy_json, plain_imgs, new_msg, as_history, shipped
 
 @patch
@@ -608,7 +608,7 @@ def plain_msgs(self:AnthropicAdapter, ts):
     if self.img_px: self.chk_px(plain_imgs(ts))
     mk,out = text_makers(self, False),[]
     for role,kind,x,d in ts:
-        if kind=='text': out.append(mk[role](x) if d is None else msg_of(d))  # (a Chat message: as it came)
+        if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
         elif kind=='calls':
             bl = Blocks([Block(type='text', text=x[0])] if x[0] is not None else [])
             for i,nm,_,a in x[1]: bl.append(Block(type='tool_use', id=i, name=nm, input=copy_json(a)))

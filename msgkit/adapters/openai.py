@@ -528,7 +528,7 @@ def tidy(self:OpenAIAdapter, msgs):
     return out[::-1]
 
 # %% ../../nbs/21_openai.ipynb #fe3a483d
-from ..msgs import msg_of, Block, Blocks
+from ..msgs import Block, Blocks
 from ..plain import text_makers, plain_imgs, new_msg, as_history, shipped
 
 @patch
@@ -538,7 +538,7 @@ def plain_msgs(self:OpenAIAdapter, ts):
     if self.img_px: self.chk_px(plain_imgs(ts))
     mk,out = text_makers(self, False),[]
     for role,kind,x,d in ts:
-        if kind=='text': out.append(mk[role](x) if d is None else msg_of(d))  # (a Chat message: as it came)
+        if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
         elif kind=='calls':
             if x[0] is not None: out.append(new_msg({'role':'assistant', 'content':x[0]}))
             for i,nm,j,_ in x[1]: out.append(new_msg({'type':'function_call', 'call_id':i, 'name':nm, 'arguments':j}))
