@@ -96,7 +96,8 @@ def mk_msg(
     # limits its `before_send` holds are the part's own, which `chk` holds)
     if (not (cache or fetch or fit or kw) and role=='user' and type(content) is list
             and not getattr(type(ad).plain_msgs, 'says_no', False) and sum(type(o) is bytes for o in content)<=1
-            and (ts := plain_turns([content], ad)) is not None and (res := ad.plain_msgs(ts)) is not None): return res[0]
+            and (ts := plain_turns([content], ad)) is not None and (res := ad.plain_msgs(ts)) is not None):
+        return res[0]
     src = []
     ts = read_item(content, neutral_role(role), ad, src)
     its = finish_msgs(render_history(ts, ad, kw, fetch, history=False, fit=fit), ad, cache, ttl, history=False,
