@@ -1850,6 +1850,14 @@ docs = {
     '\n'
     'Parameters:\n'
     '    *names: (not documented)',
+'msgkit.plain.plain_ready':
+    "The text makers `ad`'s `plain_msgs` renders `ts` with; `None`: a subclass, a rule patched (the general path's)\n"
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)\n'
+    '    cls: (not documented)\n'
+    '    ok: (not documented)\n'
+    '    ts: (not documented)',
 'msgkit.readers.ant_ai.AntAI':
     "ant_ai's `Message`, `ToolCallMessage` and `ToolCallResultMessage` (as dicts or their `model_dump()`)",
 'msgkit.readers.compat.ChatCompat':

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['ARGS_MEMO', 'ARGS_MAX', 'HOLES', 'plain_str', 'id_ok', 'name_ok', 'plain_args', 'plain_turns', 'text_maker',
-           'text_makers', 'copy_json', 'plain_imgs', 'new_msg', 'as_history', 'shipped']
+           'text_makers', 'copy_json', 'plain_imgs', 'new_msg', 'as_history', 'shipped', 'plain_ready']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
 import re, json
@@ -184,3 +184,10 @@ def shipped(cls, *names):
         if not now: now.append(vs)
         return vs==now[0] and ns.isdisjoint(ad.__dict__)
     return ok
+
+def plain_ready(ad, cls, ok, ts)->dict|None:
+    "The text makers `ad`'s `plain_msgs` renders `ts` with; `None`: a subclass, a rule patched (the general path's)"
+    # (and its images' pixels checked, as `render_history` checks them before rendering: the same error, first)
+    if type(ad) is not cls or not ok(ad): return None
+    if ad.img_px: ad.chk_px(plain_imgs(ts))
+    return text_makers(ad, False)

@@ -599,14 +599,13 @@ def before_send(self:AnthropicAdapter, msgs):
 
 # %% ../../nbs/23_anthropic.ipynb #961a4b77
 from ..msgs import Block, Blocks
-from ..plain import text_makers, copy_json, plain_imgs, new_msg, as_history, shipped
+from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
 
 @patch
 def plain_msgs(self:AnthropicAdapter, ts):
     "Plain turns `ts` as Messages API messages at once (see `plain`), as the general path renders them"
-    if type(self) is not AnthropicAdapter or not _as_shipped(self): return None
-    if self.img_px: self.chk_px(plain_imgs(ts))
-    mk,out = text_makers(self, False),[]
+    if (mk := plain_ready(self, AnthropicAdapter, _as_shipped, ts)) is None: return None
+    out = []
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
         elif kind=='calls':

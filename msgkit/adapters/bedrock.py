@@ -513,14 +513,13 @@ def tidy(self:BedrockAdapter, msgs):
 
 # %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
 from ..msgs import Block, Blocks
-from ..plain import text_makers, copy_json, plain_imgs, new_msg, as_history, shipped
+from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
 
 @patch
 def plain_msgs(self:BedrockAdapter, ts):
     "Plain turns `ts` as Converse messages at once (see `plain`), as the general path renders them"
-    if type(self) is not BedrockAdapter or not _as_shipped(self): return None
-    if self.img_px: self.chk_px(plain_imgs(ts))
-    mk,out,n = text_makers(self, False),[],0
+    if (mk := plain_ready(self, BedrockAdapter, _as_shipped, ts)) is None: return None
+    out,n = [],0
     for role,kind,x,_ in ts:
         if kind=='text': out.append(mk[role](x))
         elif kind=='calls':

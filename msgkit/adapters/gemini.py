@@ -642,7 +642,7 @@ def before_send(self:GeminiAdapter, msgs):
 
 # %% ../../nbs/24_gemini.ipynb #92bd7ce2
 from ..msgs import Block, Blocks
-from ..plain import text_makers, copy_json, plain_imgs, new_msg, as_history, shipped
+from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
 
 def _plain_fc(i, nm, a):
     "A plain call's `function_call`, its id kept unless msgkit made it (as `part` writes it)"
@@ -651,9 +651,8 @@ def _plain_fc(i, nm, a):
 @patch
 def plain_msgs(self:GeminiAdapter, ts):
     "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
-    if type(self) is not GeminiAdapter or not _as_shipped(self): return None
-    if self.img_px: self.chk_px(plain_imgs(ts))
-    mk,out,imgs = text_makers(self, False),[],[]
+    if (mk := plain_ready(self, GeminiAdapter, _as_shipped, ts)) is None: return None
+    out,imgs = [],[]
     for role,kind,x,_ in ts:
         if kind=='text': out.append(mk[role](x))
         elif kind=='calls':

@@ -529,14 +529,13 @@ def tidy(self:OpenAIAdapter, msgs):
 
 # %% ../../nbs/21_openai.ipynb #fe3a483d
 from ..msgs import Block, Blocks
-from ..plain import text_makers, plain_imgs, new_msg, as_history, shipped
+from ..plain import new_msg, as_history, shipped, plain_ready
 
 @patch
 def plain_msgs(self:OpenAIAdapter, ts):
     "Plain turns `ts` as Responses input items at once (see `plain`), as the general path renders them"
-    if type(self) is not OpenAIAdapter or not _as_shipped(self): return None
-    if self.img_px: self.chk_px(plain_imgs(ts))
-    mk,out = text_makers(self, False),[]
+    if (mk := plain_ready(self, OpenAIAdapter, _as_shipped, ts)) is None: return None
+    out = []
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
         elif kind=='calls':
