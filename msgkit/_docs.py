@@ -1846,7 +1846,7 @@ docs = {
     'Parameters:\n'
     '    ms: (not documented)',
 'msgkit.plain.shipped':
-    "A function of an adapter telling whether `cls`'s members `names` are those it had when first asked, and its own\n"
+    "A function of an adapter telling whether `cls`'s members `names` are still those they are now, and its own\n"
     '\n'
     'Parameters:\n'
     '    *names: (not documented)',

@@ -175,15 +175,13 @@ def as_history(ms:list)->History:
 
 # %% ../nbs/11b_plain.ipynb #e0389aa3
 def shipped(cls, *names):
-    "A function of an adapter telling whether `cls`'s members `names` are those it had when first asked, and its own"
-    # (first asked: by then every module has set what it sets, `img_px` at the end of its adapter's notebook, say);
+    "A function of an adapter telling whether `cls`'s members `names` are still those they are now, and its own"
+    # (made at the end of its adapter's notebook, once `img_px` and the rest are set; no other module sets them);
     # its own: an instance that patched one of them for itself (`ad.text_msg = ...`) is asked too
-    now,get,cs,ns = [],getattr,[cls]*len(names),frozenset(names)
-    def ok(ad):
-        vs = tuple(map(get, cs, names))  # (in C: a function patched is another object, a value patched another value)
-        if not now: now.append(vs)
-        return vs==now[0] and ns.isdisjoint(ad.__dict__)
-    return ok
+    get,cs,ns = getattr,[cls]*len(names),frozenset(names)
+    now = tuple(map(get, cs, names))
+    # (in C: a function patched is another object, a value patched another value)
+    return lambda ad: tuple(map(get, cs, names))==now and ns.isdisjoint(ad.__dict__)
 
 def plain_ready(ad, cls, ok, ts)->dict|None:
     "The text makers `ad`'s `plain_msgs` renders `ts` with; `None`: a subclass, a rule patched (the general path's)"

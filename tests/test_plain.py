@@ -199,3 +199,12 @@ def test_mk_msg_lane_as_general(api, monkeypatch):
         slow = [_msg_out(c, api) for c in cs] + [_msg_out(cs[0], api, role='assistant')]
     bad = [(i, f, s) for i, (f, s) in enumerate(zip(fast, slow)) if f != s]
     assert not bad, bad[:2]
+
+@pytest.mark.parametrize('api', LANE + ('openai_chat',))
+def test_rules_as_shipped_after_import(api):
+    "Every module imported, each adapter's rules are still those its notebook set (`shipped` made at its end): the lane runs"
+    import importlib, pkgutil
+    for m in pkgutil.walk_packages(msgkit.__path__, 'msgkit.'):
+        if not m.name.endswith(('cli', '__main__')): importlib.import_module(m.name)
+    ad = get_api(api)
+    assert importlib.import_module(type(ad).__module__)._as_shipped(ad)

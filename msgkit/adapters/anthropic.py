@@ -597,40 +597,6 @@ def before_send(self:AnthropicAdapter, msgs):
     chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cc])
     return msgs
 
-# %% ../../nbs/23_anthropic.ipynb #961a4b77
-from ..msgs import Block, Blocks
-from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
-
-@patch
-def plain_msgs(self:AnthropicAdapter, ts):
-    "Plain turns `ts` as Messages API messages at once (see `plain`), as the general path renders them"
-    if (mk := plain_ready(self, AnthropicAdapter, _as_shipped, ts)) is None: return None
-    out = []
-    for role,kind,x,d in ts:
-        if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
-        elif kind=='calls':
-            bl = Blocks([Block(type='text', text=x[0])] if x[0] is not None else [])
-            for i,nm,_,a in x[1]: bl.append(Block(type='tool_use', id=i, name=nm, input=copy_json(a)))
-            out.append(new_msg({'role':'assistant', 'content':bl}))
-        elif kind=='results':
-            out.append(new_msg({'role':'user', 'content':Blocks([Block(type='tool_result', tool_use_id=i,
-                content=Blocks([Block(type='text', text=s)])) for i,_,s in x])}))
-        else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
-            bl = Blocks()
-            for p in x:
-                if p['type']=='text': bl.append(Block(type='text', text=p['text']))
-                else:
-                    self.chk(p)
-                    bl.append(Block(type='image', source=Block(type='base64', media_type=p['mt'], data=b64_text(p))))
-            out.append(new_msg({'role':'user', 'content':bl}))
-    if out[-1]['role']=='assistant': out[-1] = _rstrip(out[-1])
-    # (the request's limit, as `tidy` holds it: over it, the general path says so)
-    return as_history(out) if _b64_len(out)<=_max_req else None
-
-# the rules it stands for, as they ship: patched, the general path applies the new ones
-_as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'fits_item', 'fix_item',
-                      'chk_px', 'img_px', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
-
 # %% ../../nbs/23_anthropic.ipynb #479f6993
 @patch
 def usage(self:AnthropicAdapter, r):
@@ -825,3 +791,37 @@ def assemble(self:AnthropicAdapter, events):
         msg,blocks,done = _event(ev_dict(e), msg, blocks, bufs, stopped, done, add)
     add.join()
     return _finish(msg, blocks, bufs, stopped, done)
+
+# %% ../../nbs/23_anthropic.ipynb #961a4b77
+from ..msgs import Block, Blocks
+from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
+
+@patch
+def plain_msgs(self:AnthropicAdapter, ts):
+    "Plain turns `ts` as Messages API messages at once (see `plain`), as the general path renders them"
+    if (mk := plain_ready(self, AnthropicAdapter, _as_shipped, ts)) is None: return None
+    out = []
+    for role,kind,x,d in ts:
+        if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
+        elif kind=='calls':
+            bl = Blocks([Block(type='text', text=x[0])] if x[0] is not None else [])
+            for i,nm,_,a in x[1]: bl.append(Block(type='tool_use', id=i, name=nm, input=copy_json(a)))
+            out.append(new_msg({'role':'assistant', 'content':bl}))
+        elif kind=='results':
+            out.append(new_msg({'role':'user', 'content':Blocks([Block(type='tool_result', tool_use_id=i,
+                content=Blocks([Block(type='text', text=s)])) for i,_,s in x])}))
+        else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
+            bl = Blocks()
+            for p in x:
+                if p['type']=='text': bl.append(Block(type='text', text=p['text']))
+                else:
+                    self.chk(p)
+                    bl.append(Block(type='image', source=Block(type='base64', media_type=p['mt'], data=b64_text(p))))
+            out.append(new_msg({'role':'user', 'content':bl}))
+    if out[-1]['role']=='assistant': out[-1] = _rstrip(out[-1])
+    # (the request's limit, as `tidy` holds it: over it, the general path says so)
+    return as_history(out) if _b64_len(out)<=_max_req else None
+
+# %% ../../nbs/23_anthropic.ipynb #ec38dff5
+_as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'fits_item', 'fix_item',
+                      'chk_px', 'img_px', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')

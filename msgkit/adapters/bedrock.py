@@ -511,38 +511,6 @@ def tidy(self:BedrockAdapter, msgs):
         raise InputError(f"api='bedrock' takes at most 5 documents in a request; this history has {len(seen)}")
     return msgs
 
-# %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
-from ..msgs import Block, Blocks
-from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
-
-@patch
-def plain_msgs(self:BedrockAdapter, ts):
-    "Plain turns `ts` as Converse messages at once (see `plain`), as the general path renders them"
-    if (mk := plain_ready(self, BedrockAdapter, _as_shipped, ts)) is None: return None
-    out,n = [],0
-    for role,kind,x,_ in ts:
-        if kind=='text': out.append(mk[role](x))
-        elif kind=='calls':
-            bl = Blocks([Block(text=x[0])] if x[0] is not None else [])
-            for i,nm,_,a in x[1]: bl.append(Block(toolUse=Block(toolUseId=i, name=nm, input=copy_json(a))))
-            out.append(new_msg({'role':'assistant', 'content':bl}))
-        elif kind=='results':
-            out.append(new_msg({'role':'user', 'content':Blocks([Block(toolResult=Block(toolUseId=i, content=Blocks([
-                Block(text=s)]))) for i,_,s in x])}))
-        else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
-            bl = Blocks()
-            for p in x:
-                if p['type']=='text': bl.append(Block(text=p['text']))
-                else:
-                    self.chk(p); n += 1
-                    bl.append(Block(image=Block(format=_fmt[p['mt']], source=Block(bytes=p['data']))))
-            out.append(new_msg({'role':'user', 'content':bl}))
-    return None if n>self.max_imgs else as_history(_rstrip(out))
-
-# the rules it stands for, as they ship: patched, the general path applies the new ones
-_as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px', 'max_imgs',
-                      'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
-
 # %% ../../nbs/25_bedrock.ipynb #cf12cf65
 BedrockAdapter.resp_keys = ('output',)  # a Converse response: `output` (its `message`), `stopReason`
 
@@ -708,3 +676,35 @@ def assemble(self:BedrockAdapter, events):
     done = 'stopReason' in res
     content = [b for b in (_sblock(blocks[i], done or i in stopped) for i in sorted(blocks)) if b]
     return dict(output=dict(message=dict(role=role, content=content)), **res)
+
+# %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
+from ..msgs import Block, Blocks
+from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
+
+@patch
+def plain_msgs(self:BedrockAdapter, ts):
+    "Plain turns `ts` as Converse messages at once (see `plain`), as the general path renders them"
+    if (mk := plain_ready(self, BedrockAdapter, _as_shipped, ts)) is None: return None
+    out,n = [],0
+    for role,kind,x,_ in ts:
+        if kind=='text': out.append(mk[role](x))
+        elif kind=='calls':
+            bl = Blocks([Block(text=x[0])] if x[0] is not None else [])
+            for i,nm,_,a in x[1]: bl.append(Block(toolUse=Block(toolUseId=i, name=nm, input=copy_json(a))))
+            out.append(new_msg({'role':'assistant', 'content':bl}))
+        elif kind=='results':
+            out.append(new_msg({'role':'user', 'content':Blocks([Block(toolResult=Block(toolUseId=i, content=Blocks([
+                Block(text=s)]))) for i,_,s in x])}))
+        else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
+            bl = Blocks()
+            for p in x:
+                if p['type']=='text': bl.append(Block(text=p['text']))
+                else:
+                    self.chk(p); n += 1
+                    bl.append(Block(image=Block(format=_fmt[p['mt']], source=Block(bytes=p['data']))))
+            out.append(new_msg({'role':'user', 'content':bl}))
+    return None if n>self.max_imgs else as_history(_rstrip(out))
+
+# %% ../../nbs/25_bedrock.ipynb #3033b9b3
+_as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px', 'max_imgs',
+                      'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')

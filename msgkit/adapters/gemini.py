@@ -640,46 +640,6 @@ def before_send(self:GeminiAdapter, msgs):
     opens = chk_inline(msgs) and msgs[0].get('role')=='model' and _calls(msgs[0])
     return [dict(role='user', parts=[dict(text='')]), *msgs] if opens else msgs
 
-# %% ../../nbs/24_gemini.ipynb #92bd7ce2
-from ..msgs import Block, Blocks
-from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
-
-def _plain_fc(i, nm, a):
-    "A plain call's `function_call`, its id kept unless msgkit made it (as `part` writes it)"
-    return Block(id=i, name=nm, args=copy_json(a)) if not is_made_id(i) else Block(name=nm, args=copy_json(a))
-
-@patch
-def plain_msgs(self:GeminiAdapter, ts):
-    "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
-    if (mk := plain_ready(self, GeminiAdapter, _as_shipped, ts)) is None: return None
-    out,imgs = [],[]
-    for role,kind,x,_ in ts:
-        if kind=='text': out.append(mk[role](x))
-        elif kind=='calls':
-            bl = Blocks([Block(text=x[0])] if x[0] is not None else [])
-            for k,(i,nm,_,a) in enumerate(x[1]):
-                bl.append(Block(function_call=_plain_fc(i, nm, a), thought_signature=_skip_sig) if k==0 else
-                          Block(function_call=_plain_fc(i, nm, a)))
-            out.append(new_msg({'role':'model', 'parts':bl}))
-        elif kind=='results':
-            out.append(new_msg({'role':'user', 'parts':Blocks([Block(function_response=Block(id=i, name=nm,
-                response=Block(output=s)) if not is_made_id(i) else Block(name=nm, response=Block(output=s)))
-                for i,nm,s in x])}))
-        else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
-            bl = Blocks()
-            for p in x:
-                if p['type']=='text': bl.append(Block(text=p['text']))
-                else:
-                    self.chk(p)
-                    bl.append(Block(inline_data=Block(mime_type=_gem_mt.get(p['mt'], p['mt']), data=p['data'])))
-            out.append(m := new_msg({'role':'user', 'parts':bl})); imgs.append(m)
-    chk_inline(imgs)  # (the request's inline data: what the messages with images hold)
-    return as_history(out)
-
-# the rules it stands for, as they ship: patched, the general path applies the new ones
-_as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',
-                      'img_px', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
-
 # %% ../../nbs/24_gemini.ipynb #0c3fac47
 @patch
 def usage(self:GeminiAdapter, r):
@@ -823,3 +783,43 @@ def assemble(self:GeminiAdapter, chunks):
         parts,role = s.pop('parts'),s.pop('role')
         res['candidates'].append(dict(content=dict(parts=parts, role=role or 'model'), **s))
     return res
+
+# %% ../../nbs/24_gemini.ipynb #92bd7ce2
+from ..msgs import Block, Blocks
+from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
+
+def _plain_fc(i, nm, a):
+    "A plain call's `function_call`, its id kept unless msgkit made it (as `part` writes it)"
+    return Block(id=i, name=nm, args=copy_json(a)) if not is_made_id(i) else Block(name=nm, args=copy_json(a))
+
+@patch
+def plain_msgs(self:GeminiAdapter, ts):
+    "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
+    if (mk := plain_ready(self, GeminiAdapter, _as_shipped, ts)) is None: return None
+    out,imgs = [],[]
+    for role,kind,x,_ in ts:
+        if kind=='text': out.append(mk[role](x))
+        elif kind=='calls':
+            bl = Blocks([Block(text=x[0])] if x[0] is not None else [])
+            for k,(i,nm,_,a) in enumerate(x[1]):
+                bl.append(Block(function_call=_plain_fc(i, nm, a), thought_signature=_skip_sig) if k==0 else
+                          Block(function_call=_plain_fc(i, nm, a)))
+            out.append(new_msg({'role':'model', 'parts':bl}))
+        elif kind=='results':
+            out.append(new_msg({'role':'user', 'parts':Blocks([Block(function_response=Block(id=i, name=nm,
+                response=Block(output=s)) if not is_made_id(i) else Block(name=nm, response=Block(output=s)))
+                for i,nm,s in x])}))
+        else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
+            bl = Blocks()
+            for p in x:
+                if p['type']=='text': bl.append(Block(text=p['text']))
+                else:
+                    self.chk(p)
+                    bl.append(Block(inline_data=Block(mime_type=_gem_mt.get(p['mt'], p['mt']), data=p['data'])))
+            out.append(m := new_msg({'role':'user', 'parts':bl})); imgs.append(m)
+    chk_inline(imgs)  # (the request's inline data: what the messages with images hold)
+    return as_history(out)
+
+# %% ../../nbs/24_gemini.ipynb #13060e95
+_as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',
+                      'img_px', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')

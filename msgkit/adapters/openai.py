@@ -527,34 +527,6 @@ def tidy(self:OpenAIAdapter, msgs):
         else: out.append(m)
     return out[::-1]
 
-# %% ../../nbs/21_openai.ipynb #fe3a483d
-from ..msgs import Block, Blocks
-from ..plain import new_msg, as_history, shipped, plain_ready
-
-@patch
-def plain_msgs(self:OpenAIAdapter, ts):
-    "Plain turns `ts` as Responses input items at once (see `plain`), as the general path renders them"
-    if (mk := plain_ready(self, OpenAIAdapter, _as_shipped, ts)) is None: return None
-    out = []
-    for role,kind,x,d in ts:
-        if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
-        elif kind=='calls':
-            if x[0] is not None: out.append(new_msg({'role':'assistant', 'content':x[0]}))
-            for i,nm,j,_ in x[1]: out.append(new_msg({'type':'function_call', 'call_id':i, 'name':nm, 'arguments':j}))
-        elif kind=='results':
-            for i,_,s in x: out.append(new_msg({'type':'function_call_output', 'call_id':i, 'output':s}))
-        else:  # a user's text and images, as `part` and `msg` write them (an image checked by `chk`, as `part` does)
-            bl = Blocks()
-            for p in x:
-                if p['type']=='text': bl.append(Block(type='input_text', text=p['text']))
-                else: self.chk(p); bl.append(Block(type='input_image', image_url=data_uri(p), detail='auto'))
-            out.append(new_msg({'role':role, 'content':bl}))
-    return as_history(out)
-
-# the rules it stands for, as they ship: patched, the general path applies the new ones
-_as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy', 'before_send', 'chk_px', 'img_px',
-                      'fits_item', 'fix_item', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
-
 # %% ../../nbs/21_openai.ipynb #9ea0149b
 @patch
 def usage(self:OpenAIAdapter, r):
@@ -825,3 +797,31 @@ def assemble(self:OpenAIAdapter, events):
     r['output'] = _stream_output(items, done, parts, args, summ, ft!='response.completed')
     if final is None: r['status'] = 'incomplete'
     return r
+
+# %% ../../nbs/21_openai.ipynb #fe3a483d
+from ..msgs import Block, Blocks
+from ..plain import new_msg, as_history, shipped, plain_ready
+
+@patch
+def plain_msgs(self:OpenAIAdapter, ts):
+    "Plain turns `ts` as Responses input items at once (see `plain`), as the general path renders them"
+    if (mk := plain_ready(self, OpenAIAdapter, _as_shipped, ts)) is None: return None
+    out = []
+    for role,kind,x,d in ts:
+        if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
+        elif kind=='calls':
+            if x[0] is not None: out.append(new_msg({'role':'assistant', 'content':x[0]}))
+            for i,nm,j,_ in x[1]: out.append(new_msg({'type':'function_call', 'call_id':i, 'name':nm, 'arguments':j}))
+        elif kind=='results':
+            for i,_,s in x: out.append(new_msg({'type':'function_call_output', 'call_id':i, 'output':s}))
+        else:  # a user's text and images, as `part` and `msg` write them (an image checked by `chk`, as `part` does)
+            bl = Blocks()
+            for p in x:
+                if p['type']=='text': bl.append(Block(type='input_text', text=p['text']))
+                else: self.chk(p); bl.append(Block(type='input_image', image_url=data_uri(p), detail='auto'))
+            out.append(new_msg({'role':role, 'content':bl}))
+    return as_history(out)
+
+# %% ../../nbs/21_openai.ipynb #614282bb
+_as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy', 'before_send', 'chk_px', 'img_px',
+                      'fits_item', 'fix_item', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
