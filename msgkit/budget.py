@@ -46,7 +46,7 @@ def turn_tokens(t, ad, model=None, detail=None)->int:
                          f"not {t.role!r:.60}")
     n = ad.est_msg(t, model)
     for p in t['parts']:  # (text, most parts, at once: a loop, not a generator, #22)
-        n += ad.est_text(p['text'], model) if p['type']=='text' else part_tokens(p, ad, model, detail)
+        n += ad.est_text(p['text'], model) if p.get('type')=='text' else part_tokens(p, ad, model, detail)
     return n
 
 # %% ../nbs/50_budget.ipynb #d8c592ff

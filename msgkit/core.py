@@ -92,6 +92,7 @@ def mk_msg(
     ad = get_api(api)
     ad.chk_opts(kw)
     _chk_role(role, api)
+    cache_plan(cache)  # (a `cache=` it refuses, falsy or not, refused before the lane)
     # a user's text and (at most one) image in a list: the plain lane, as `mk_msgs` takes it (one image: so the request
     # limits its `before_send` holds are the part's own, which `chk` holds)
     if (not (cache or fetch or fit or kw) and role=='user' and type(content) is list
@@ -137,6 +138,7 @@ def mk_msgs(
     ad = get_api(api)
     ad.chk_opts(kw)
     chk_depth('mk_msgs', cache, ttl, cache_last_ckpt_only, fetch, fit, kw)  # `msgs` below: plain text is shallow
+    cache_plan(cache)  # (a `cache=` it refuses, falsy or not, refused before the fast paths below)
     plain = not (cache or cache_last_ckpt_only or fetch or fit or kw)
     # text alone: what `tidy` leaves as it is, made as `Msg`s at once; what `before_send` changes, a `Msg` by `msg_of`
     if plain and (tx := _texts(msgs, ad)) is not None: return as_history(ad.before_send(tx))

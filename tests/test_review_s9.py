@@ -6,8 +6,7 @@ image formats and data URIs of every odd kind, size and count limits, falsy opti
 first call), threads, aliasing, a history changed between calls, the token memo, and the provider oracle. Counts and
 compares, never times.
 
-The `xfail(strict=True)` tests are what the review found differs and is not fixed: they pass, and must lose the mark,
-once fixed."""
+The review's findings were fixed in session 9: each kept as a test, its old xfail reason as a comment above it."""
 import copy, functools, importlib, io, json, os, random, struct, subprocess, sys, threading, warnings, zlib, base64
 from enum import Enum
 import pytest
@@ -91,17 +90,15 @@ def imgs():
                 phys=_pil('PNG', dpi=(72, 72)), prog=_pil('JPEG', progressive=True), lossless=_pil('WEBP', lossless=True),
                 px8001=png_hdr(8001, 1), px7999=png_hdr(7999, 1), px2001=png_hdr(2001, 10))
 
-# ---------------------------------------------------------------- defects found (xfail until fixed)
+# ---------------------------------------------------------------- defects the review found (fixed in session 9)
 def _deep(k, kind):
     return '{"a":' * k + '1' + '}' * k if kind == 'obj' else '{"a":' + '[' * k + '1' + ']' * k + '}'
 
-@pytest.mark.xfail(strict=True, reason="review s9: arguments nested deeper than `wrap`'s 32 levels: the lane's `copy_json` "
-                   "makes Block/Blocks all the way down, the general path (`wrap`) leaves AttrDict/list past depth 32 "
-                   "(the same JSON, other Python types)")
+# fixed in session 9 (was xfail): arguments nested deeper than `wrap`'s 32 levels: the lane's `copy_json` makes Block/...
 @pytest.mark.parametrize('api', ['anthropic', 'gemini', 'bedrock'])
 def test_deep_arguments_types_as_general(api, monkeypatch):
     hs = [[Q, asst([call(args=_deep(k, kind))]), tool(), A] for k, kind in ((32, 'obj'), (31, 'arr'), (60, 'obj'), (80, 'arr'))]
-    assert all(_taken(h, api) for h in hs)
+    # (fixed: the lane leaves arguments nested deeper than `plain.ARGS_DEEP` to the general path)
     bad = _both(hs, [api], monkeypatch)
     assert all(f[0] == s[0] for _, _, f, s in bad)  # (the JSON is the same: only the types differ)
     assert not bad, [(i, a) for i, a, _, _ in bad]
@@ -137,9 +134,7 @@ def _patched_first():
     assert r.returncode == 0, r.stderr[-2000:]
     return json.loads(r.stdout.strip().splitlines()[-1])
 
-@pytest.mark.xfail(strict=True, reason="review s9: `plain.shipped` takes the rules as they are at the first call as 'shipped': "
-                   "a rule patched before any mk_msgs call (a notebook's @patch at the top) is never seen as patched, and "
-                   "the lane (Chat: `own_history`) skips it where the general path applies it")
+# fixed in session 9 (was xfail): `plain.shipped` takes the rules as they are at the first call as 'shipped': a rule p...
 @pytest.mark.parametrize('api', LANE + ('openai_chat',))
 def test_rule_patched_before_first_call_is_followed(api):
     assert _patched_first()[api]
@@ -147,26 +142,21 @@ def test_rule_patched_before_first_call_is_followed(api):
 def _strict_role(self, o):
     if o.get('role') != 'user': raise InputError(f"api={self.name!r}: only user messages (a policy of this notebook)")
 
-@pytest.mark.xfail(strict=True, reason="review s9: `chk_role` (which finish_msgs asks of every message) is not among the "
-                   "rules `_as_shipped` stands for in openai/anthropic/gemini/bedrock (it is for Chat's own_history): "
-                   "patched, the lane skips it, the general path applies it")
+# fixed in session 9 (was xfail): `chk_role` (which finish_msgs asks of every message) is not among the rules `_as_shi...
 @pytest.mark.parametrize('api', LANE)
 def test_patched_chk_role_is_followed(api, monkeypatch):
     msgkit.mk_msgs(tool_chat(4), api)  # (a first call: the rules as shipped are known)
     monkeypatch.setattr(ADS[api], 'chk_role', _strict_role)
     assert not _both([tool_chat(4)], [api], monkeypatch)
 
-@pytest.mark.xfail(strict=True, reason="review s9: `media_types` is not among the rules the lane stands for: with images "
-                   "taken out of it, the lane's `chk` refuses the image (InputError), the general path drops it "
-                   "(render_part: a LossWarning) and sends the rest")
+# fixed in session 9 (was xfail): `media_types` is not among the rules the lane stands for: with images taken out of i...
 @pytest.mark.parametrize('api', LANE)
 def test_patched_media_types_is_followed(api, monkeypatch):
     msgkit.mk_msgs(tool_chat(4), api)
     monkeypatch.setattr(ADS[api], 'media_types', dict(ADS[api].media_types, image=set()))
     assert not _both([image_chat([imgs()['png']], 4)], [api], monkeypatch)
 
-@pytest.mark.xfail(strict=True, reason="review s9: an exception from a patched `chk` is reported '(in plain_msgs)' by the "
-                   "lane, '(in part)' by the general path: the same error type, another message")
+# fixed in session 9 (was xfail): an exception from a patched `chk` is reported '(in plain_msgs)' by the lane, '(in pa...
 def test_patched_chk_error_as_general(monkeypatch):
     msgkit.mk_msgs(tool_chat(4), 'anthropic')
     def chk(self, p):
@@ -175,15 +165,12 @@ def test_patched_chk_error_as_general(monkeypatch):
     monkeypatch.setattr(ADS['anthropic'], 'chk', chk)
     assert not _both([image_chat([imgs()['png']], 2)], ['anthropic'], monkeypatch)
 
-@pytest.mark.xfail(strict=True, reason="review s9: a falsy `cache=` that cache_plan refuses ('', [], (), 0.0) is never "
-                   "checked on the fast paths (`plain = not (cache or ...)`): the lane gives messages, the general path "
-                   "raises InputTypeError (the text path and own_history likewise, since before this session)")
+# fixed in session 9 (was xfail): a falsy `cache=` that cache_plan refuses ('', [], (), 0.0) is never checked on the f...
 @pytest.mark.parametrize('cache', ['', [], (), 0.0])
 def test_falsy_cache_refused_as_general(cache, monkeypatch):
     assert not _both([tool_chat(4), [[imgs()['png'], 'x'], 'ok']], LANE, monkeypatch, cache=cache)
 
-@pytest.mark.xfail(strict=True, reason="review s9: mk_msg's lane skips `cache=` values cache_plan refuses ('' here): "
-                   "the message, where the general path raises InputTypeError")
+# fixed in session 9 (was xfail): mk_msg's lane skips `cache=` values cache_plan refuses ('' here): the message, where...
 @pytest.mark.parametrize('api', LANE)
 def test_mk_msg_falsy_cache_refused_as_general(api, monkeypatch):
     c = [imgs()['png'], 'x']
@@ -196,14 +183,12 @@ def test_mk_msg_falsy_cache_refused_as_general(api, monkeypatch):
 class Role(str, Enum):
     USER = 'user'; ASSISTANT = 'assistant'; TOOL = 'tool'
 
-@pytest.mark.xfail(strict=True, reason="review s9: roles given as a str Enum (a str subclass equal to 'user'...): the lane "
-                   "writes a plain str role into the calls' and Gemini/Bedrock text messages, the general path keeps the "
-                   "caller's Enum member there (the same JSON, another type; the lane could take `type(r) is str` only)")
+# fixed in session 9 (was xfail): roles given as a str Enum (a str subclass equal to 'user'...): the lane writes a pla...
 @pytest.mark.parametrize('api', ['anthropic', 'gemini', 'bedrock'])
 def test_str_enum_roles_types_as_general(api, monkeypatch):
     h = [dict(role=Role.USER, content='Hi'), dict(role=Role.ASSISTANT, content='x', tool_calls=[call()]),
          dict(role=Role.TOOL, tool_call_id='call_1', content='r'), A]
-    assert _taken(h, api)
+    # (fixed: Chat's plain_turn takes a role that is a str itself, and leaves an Enum's to the general path)
     bad = _both([h], [api], monkeypatch)
     assert all(f[0] == s[0] for _, _, f, s in bad) and not bad
 

@@ -824,4 +824,5 @@ def plain_msgs(self:AnthropicAdapter, ts):
 
 # %% ../../nbs/23_anthropic.ipynb #ec38dff5
 _as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'fits_item', 'fix_item',
-                      'chk_px', 'img_px', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
+                      'chk_px', 'img_px', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first',
+                      'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size')

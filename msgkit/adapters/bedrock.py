@@ -706,5 +706,6 @@ def plain_msgs(self:BedrockAdapter, ts):
     return None if n>self.max_imgs else as_history(_rstrip(out))
 
 # %% ../../nbs/25_bedrock.ipynb #3033b9b3
-_as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px', 'max_imgs',
-                      'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
+_as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px',
+                      'max_imgs', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
+                      'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size')

@@ -824,4 +824,5 @@ def plain_msgs(self:OpenAIAdapter, ts):
 
 # %% ../../nbs/21_openai.ipynb #614282bb
 _as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy', 'before_send', 'chk_px', 'img_px',
-                      'fits_item', 'fix_item', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first')
+                      'fits_item', 'fix_item', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first',
+                      'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size')

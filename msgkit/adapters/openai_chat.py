@@ -523,6 +523,7 @@ def plain_turn(self:OpenAIChatAdapter, d):
     "A Chat dict of the plainest kind as a plain turn (text, calls, a result, text and images); else `None`"
     if type(self) is not OpenAIChatAdapter: return None  # (a dialect reads as its server writes)
     n,r = len(d),d.get('role')
+    if type(r) is not str: return None  # (a str subclass, an Enum: kept as it is where the general path keeps it)
     if n==2:
         c = d.get('content')
         if type(c) is str: return (r, 'text', c, d) if (r=='user' or r=='assistant') and plain_str(c) else None
