@@ -501,7 +501,7 @@ _as_shipped = shipped(OpenAIChatAdapter, 'tidy', 'before_send', 'chk_role', 'chk
                       'id_chars', 'id_max')
 
 # %% ../../nbs/22_openai_chat.ipynb #90424f89
-from ..plain import plain_str, plain_args
+from ..plain import plain_args
 
 def _plain_content(self, c):
     "A user's content of text and image blocks (`_plain_block`s) as a plain turn, or `None`"
@@ -526,7 +526,8 @@ def plain_turn(self:OpenAIChatAdapter, d):
     if type(r) is not str: return None  # (a str subclass, an Enum: kept as it is where the general path keeps it)
     if n==2:
         c = d.get('content')
-        if type(c) is str: return (r, 'text', c, d) if (r=='user' or r=='assistant') and plain_str(c) else None
+        # (a Chat message's text is text, never sniffed as a URL: not blank is all it needs)
+        if type(c) is str: return (r, 'text', c, d) if (r=='user' or r=='assistant') and c and not c.isspace() else None
         if r!='user' or type(c) is not list or not c or not all(map(_plain_block, c)): return None
         return _plain_content(self, c)
     if n!=3: return None
