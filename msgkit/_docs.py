@@ -222,6 +222,11 @@ docs = {
     '    model: (not documented)',
 'msgkit.adapters.gemini.GeminiAdapter':
     'Google Gen AI `contents`',
+'msgkit.adapters.gemini.gem_id':
+    "`{'id': i}` for a call's or result's id Gemini is sent, or `{}`: none, or one msgkit made (`call_id`)\n"
+    '\n'
+    'Parameters:\n'
+    '    i: (not documented)',
 'msgkit.adapters.gemini.gemini_bytes':
     "Bytes, from bytes or base64 text in either alphabet (google-genai's REST bodies use the URL-safe one)\n"
     '\n'

@@ -501,8 +501,6 @@ _as_shipped = shipped(OpenAIChatAdapter, 'tidy', 'before_send', 'chk_role', 'chk
                       'id_chars', 'id_max')
 
 # %% ../../nbs/22_openai_chat.ipynb #90424f89
-from ..plain import plain_args
-
 def _plain_content(self, c):
     "A user's content of text and image blocks (`_plain_block`s) as a plain turn, or `None`"
     ps = []
@@ -538,13 +536,11 @@ def plain_turn(self:OpenAIChatAdapter, d):
     c,cs = d.get('content', 0),d.get('tool_calls')
     if c is not None and (type(c) is not str or not c.strip()) or type(cs) is not list or not cs: return None
     calls = []
-    for o in cs:  # (`_plain_call`, written out: a loop calls it for every call)
-        if type(o) is not dict or len(o)!=3 or o.get('type')!='function': return None
-        f,i = o.get('function'),o.get('id')
-        if type(f) is not dict or len(f)!=2 or type(i) is not str or not i: return None
-        nm,a = f.get('name'),f.get('arguments')
-        if type(nm) is not str or type(a) is not str or (x := plain_args(a)) is None: return None
-        calls.append((i, nm, a, x))
+    for o in cs:
+        if not _plain_call(o): return None
+        f = o['function']
+        if (x := plain_args(a := f['arguments'])) is None: return None
+        calls.append((o['id'], f['name'], a, x))
     return ('assistant', 'calls', (c, calls), None)
 
 # %% ../../nbs/22_openai_chat.ipynb #7fff9d8e
