@@ -261,7 +261,8 @@ docs = {
     "`msgs`, if their inline data (as base64) is within the request's 100 MB (`before_send` checks every request)\n"
     '\n'
     'Parameters:\n'
-    '    msgs: Gemini `contents`',
+    '    msgs: Gemini `contents`\n'
+    "    n: Their inline data's length as base64, where the caller counted it as it wrote them (default None)",
 'msgkit.adapters.gemini.gemini_image_tokens':
     'Tokens Gemini counts for an image of `size` (width, height; `None` when unknown) on `model`\n'
     '\n'

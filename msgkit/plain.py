@@ -60,9 +60,11 @@ def plain_args(a:str)->dict|None:
     # than its limit: a `RecursionError` or `too_deep`) are the general path's to say
     try: d,end = _scan(a, 0)
     except (ValueError, StopIteration, RecursionError): return None
-    if end!=len(a) or type(d) is not dict or len(a)>MAX_DEPTH-10 and too_deep(d, MAX_DEPTH-10): return None
-    # (nested deeper than `wrap` makes `Block`s of a message: the general path's, its types as it makes them)
-    if len(a)>ARGS_DEEP and too_deep(d, ARGS_DEEP): return None
+    if end!=len(a) or type(d) is not dict: return None
+    # nested deeper than `wrap` makes `Block`s of a message (or than `tool_args` reads, deeper still): the general
+    # path's, its types as it makes them. Each level opens a bracket, so text with few is never walked (those in its
+    # strings count too: then it is walked)
+    if len(a)>ARGS_DEEP and a.count('{')+a.count('[')>ARGS_DEEP and too_deep(d, ARGS_DEEP): return None
     if len(a)<=ARGS_MAX:
         if len(_args)>=ARGS_MEMO: _args.clear()
         _args[a] = d
@@ -190,8 +192,9 @@ def plain_ready(ad, cls, ok, ts)->dict|None:
     "The text makers `ad`'s `plain_msgs` renders `ts` with; `None`: a subclass, a rule patched (the general path's)"
     # (and its images' pixels checked, as `render_history` checks them before rendering: the same error, first)
     if type(ad) is not cls or not ok(ad): return None
-    imgs = plain_imgs(ts)
     # (an API that takes no image at all: the general path leaves another API's image out, with a report)
-    if imgs and not ad.media_types.get('image'): return None
-    if ad.img_px: ad.chk_px(imgs)
+    if (px := ad.img_px) or not ad.media_types.get('image'):  # (the images looked for only then)
+        imgs = plain_imgs(ts)
+        if imgs and not ad.media_types.get('image'): return None
+        if px: ad.chk_px(imgs)
     return text_makers(ad, False)

@@ -98,11 +98,13 @@ def chk_role(self:Adapter, m):
 @patch
 def takes(self:Adapter, p)->bool:
     "Can this API take part `p` as it is (bytes, URL or provider file)?"
-    if p.type in ('text','tool_call','tool_result') or 'raw' in p: return True
-    mt = p.get('mt')  # a part without one (a hand-made dict) is taken by no API as it is
-    if 'file' in p: return p.get('api')==self.file_api and mt in self.media_types.get(p.type, ())
-    if 'url' in p: return mt in self.url_mts
-    return mt in self.media_types.get(p.type, ())
+    # (its own keys, asked of the dict: a lazy part's undecoded 'data' is none of these; #22, each image asks)
+    t,ks = dict.get(p, 'type'),dict.keys(p)
+    if t in ('text','tool_call','tool_result') or 'raw' in ks: return True
+    mt = dict.get(p, 'mt')  # a part without one (a hand-made dict) is taken by no API as it is
+    if 'file' in ks: return dict.get(p, 'api')==self.file_api and mt in self.media_types.get(t, ())
+    if 'url' in ks: return mt in self.url_mts
+    return mt in self.media_types.get(t, ())
 
 @patch
 def chk(self:Adapter, p):
@@ -132,7 +134,7 @@ def max_read(self:Adapter)->int:
 @patch
 def chk_size(self:Adapter, p):
     "`p`, if its bytes are within this API's `limits` (kind -> (bytes, 'raw' or 'b64')); else a clear error"
-    mx,how = self.limits.get(p.type, (None,None))
+    mx,how = self.limits.get(dict.get(p, 'type'), (None,None))
     if 'data' not in p: return p
     n,b = measured(data_len(p), how),how=='b64'  # a lazy part's size from its base64's length
     if mx and n>mx:

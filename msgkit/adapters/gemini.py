@@ -620,13 +620,14 @@ def _b64_len(d):
 
 def chk_inline(
     msgs:list, # Gemini `contents`
+    n:int=None, # Their inline data's length as base64, where the caller counted it as it wrote them
 )->list:
     "`msgs`, if their inline data (as base64) is within the request's 100 MB (`before_send` checks every request)"
     # "100 MB" of inline data a request (https://ai.google.dev/gemini-api/docs/file-input-methods#method-comparison)
     # (only the parts that name inline data are measured: a text part, most of a history, adds 0 and costs no call)
-    n = sum(_b64_len((_g(p, 'inline_data') or {}).get('data') or b'')
-            for m in msgs if isinstance(m, dict) for p in m.get('parts') or []
-            if isinstance(p, dict) and ('inline_data' in p or 'inlineData' in p))
+    if n is None: n = sum(_b64_len((_g(p, 'inline_data') or {}).get('data') or b'')
+                          for m in msgs if isinstance(m, dict) for p in m.get('parts') or []
+                          if isinstance(p, dict) and ('inline_data' in p or 'inlineData' in p))
     if n>_max_inline:
         raise InputError(f"api='gemini' takes at most {_max_inline:,} bytes of inline data (as base64) in a request; "
                          f"this one has {n:,}: upload the larger files with the Files API (client.files.upload) and "
@@ -799,7 +800,7 @@ def _plain_fc(i, nm, a):
 def plain_msgs(self:GeminiAdapter, ts):
     "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, GeminiAdapter, _as_shipped, ts)) is None: return None
-    out,imgs = [],[]
+    out,n = [],0
     for role,kind,x,_ in ts:
         if kind=='text': out.append(mk[role](x))
         elif kind=='calls':
@@ -816,10 +817,10 @@ def plain_msgs(self:GeminiAdapter, ts):
             for p in x:
                 if p['type']=='text': bl.append(Block(text=p['text']))
                 else:
-                    self.chk(p)
-                    bl.append(Block(inline_data=Block(mime_type=_gem_mt.get(p['mt'], p['mt']), data=p['data'])))
-            out.append(m := new_msg({'role':'user', 'parts':bl})); imgs.append(m)
-    chk_inline(imgs)  # (the request's inline data: what the messages with images hold)
+                    self.chk(p); n += _b64_len(d := p['data'])
+                    bl.append(Block(inline_data=Block(mime_type=_gem_mt.get(p['mt'], p['mt']), data=d)))
+            out.append(new_msg({'role':'user', 'parts':bl}))
+    chk_inline(out, n)  # (the request's inline data, counted as it was written)
     return as_history(out)
 
 # %% ../../nbs/24_gemini.ipynb #13060e95
