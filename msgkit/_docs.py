@@ -1812,6 +1812,12 @@ docs = {
     '\n'
     'Parameters:\n'
     '    a: (not documented)',
+'msgkit.plain.as_plain':
+    "`v` with msgkit's own `Msg`s, `Block`s (fastcore `AttrDict`s) and `Blocks` as plain dicts and lists (a copy)\n"
+    '\n'
+    'Parameters:\n'
+    '    v: (not documented)\n'
+    '    d: (not documented) (default 0)',
 'msgkit.plain.plain_turns':
     'The plain turns of history `h` for `ad`, if every item is plain text, calls, results or images; else `None`\n'
     '\n'

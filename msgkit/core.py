@@ -110,7 +110,7 @@ _dicts = (dict, AttrDict, Msg)  # plain dicts, and the messages and blocks msgki
 
 def _texts(msgs, ad)->list|None:
     "The messages of a history of plain text alone, alternating from a user turn, made at once; else `None`"
-    if type(msgs) is not list: return None
+    if type(msgs) is not list and type(msgs) is not History: return None  # (a `History`: what `mk_msgs` gave)
     out,role,mk = [],'user',None
     for o in msgs:
         s = o if type(o) is str else ad.text_of(o, role) if type(o) in _dicts else None

@@ -211,3 +211,51 @@ def test_rules_as_shipped_after_import(api):
         if not m.name.endswith(('cli', '__main__')): importlib.import_module(m.name)
     ad = get_api(api)
     assert importlib.import_module(type(ad).__module__)._as_shipped(ad)
+
+# ---------------------------------------------------------------- what `mk_msgs` gave, sent back
+def _sent_back(h, api='openai_chat'):
+    "What `mk_msgs` gave for `h` (a `History` of `Msg`s of `Block`s), as a chat loop sends it back; `None` if it failed"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            return msgkit.mk_msgs(copy.deepcopy(h), api)
+    except Exception: return None
+
+def sent_back_cases():
+    "Every third case as a `History` of the same dicts, and as `mk_msgs` gave it in Chat's form, with a turn appended"
+    from fastcore.basics import AttrDict
+    for k, h in enumerate(list(all_cases())[::3]):
+        yield History(h)
+        if (r := _sent_back(h)) is not None and len(r):
+            yield r
+            yield History(list(r) + [dict(role='user' if r[-1].get('role') != 'user' else 'assistant', content='And?')])
+            if k % 5 == 0: yield [AttrDict(m) for m in r]  # (fastcore's, as msglm's messages are)
+
+@pytest.mark.parametrize('api', LANE + ('openai_chat',))
+def test_sent_back_as_general(api, monkeypatch):
+    "A history `mk_msgs` returned, sent back (its `Msg`s, `Block`s, `Blocks`): the same outcome as the general path's"
+    from msgkit.adapters.openai_chat import OpenAIChatAdapter
+    hs = list(sent_back_cases())
+    ad = get_api(api)
+    taken = sum((ad.own_history(copy.deepcopy(h)) is not None) if api == 'openai_chat' else _taken(h, api) for h in hs)
+    fast = [_out(h, api) for h in hs]
+    with monkeypatch.context() as m:
+        _general(m)
+        m.setattr(OpenAIChatAdapter, 'own_history', lambda self, h: None)
+        slow = [_out(h, api) for h in hs]
+    bad = [(i, hs[i], f, s) for i, (f, s) in enumerate(zip(fast, slow)) if f != s]
+    assert not bad, bad[:2]
+    assert taken > 100, taken
+    # the bench's tool loop, as `mk_msgs` gave it, takes the lane (or Chat's copy)
+    back = msgkit.mk_msgs(tool_chat(40), 'openai_chat')
+    assert (ad.own_history(back) is not None) if api == 'openai_chat' else _taken(back, api)
+
+@pytest.mark.parametrize('api', LANE + ('openai_chat',))
+def test_sent_back_no_alias(api):
+    "What the lane gives for a history `mk_msgs` returned shares no dict or list with it, which stays as it was"
+    back = msgkit.mk_msgs(tool_chat(8) + [['And this?', _imgs[0]]], 'openai_chat')
+    b0 = copy.deepcopy(back)
+    r = msgkit.mk_msgs(back, api)
+    ins = {id(o) for m in back for o in _containers(m)}
+    assert not [o for m in r for o in _containers(m) if id(o) in ins]
+    assert back == b0 and types(list(back)) == types(list(b0))

@@ -423,7 +423,7 @@ def parse_item(self:OpenAIChatAdapter, d):
 
 # %% ../../nbs/22_openai_chat.ipynb #582450ef
 from ..msgs import History, Msg, Block, Blocks
-from ..plain import id_ok, name_ok, plain_args, copy_json, new_msg, shipped
+from ..plain import id_ok, name_ok, plain_args, copy_json, new_msg, shipped, as_plain, DICT_VIEWS
 
 @patch
 def _own_blocks(self:OpenAIChatAdapter, c)->bool:
@@ -461,11 +461,14 @@ def _own_call(k):
 @patch
 def own_history(self:OpenAIChatAdapter, h):
     "History `h` as `mk_msgs` gives it, if it is already in Chat's plainest form with nothing to change; else `None`"
-    if type(self) is not OpenAIChatAdapter or type(h) is not list or not h: return None  # (a dialect: its own rules)
+    # (a dialect: its own rules)
+    if type(self) is not OpenAIChatAdapter or type(h) is not list and type(h) is not History or not h: return None
     if not _as_shipped(self): return None  # (a rule patched)
     ids,todo,prev,idok,nok,out = set(),[],None,id_ok(self),name_ok(self),[]
     for i,o in enumerate(h):
-        if type(o) is not dict: return None
+        if type(o) is not dict:
+            if type(o) not in DICT_VIEWS: return None
+            o = as_plain(o)  # (what `mk_msgs` gave, sent back: read as the dicts it holds)
         r = o.get('role')
         if r==prev and r!='tool': return None  # two messages of a role together: `tidy` joins them
         prev = r
