@@ -1648,6 +1648,12 @@ docs = {
     '\n'
     'Parameters:\n'
     '    ps: (not documented)',
+'msgkit.parts.unshared':
+    '`v` with its dicts and lists made anew as plain ones (their subclasses too), to `MAX_DEPTH` levels\n'
+    '\n'
+    'Parameters:\n'
+    '    v: (not documented)\n'
+    '    d: (not documented) (default 0)',
 'msgkit.parts.tool_call_part':
     "A call of tool `name` with `args` (`json`: the arguments' text as the API sent it); an empty id is none\n"
     '\n'
@@ -1842,6 +1848,17 @@ docs = {
     '\n'
     'Parameters:\n'
     '    v: (not documented)',
+'msgkit.plain.copy_msg':
+    'Message `d` (plain JSON) copied as the `Msg` the general path makes of one it keeps as it came\n'
+    '\n'
+    'Parameters:\n'
+    '    d: (not documented)',
+'msgkit.plain.plain_json':
+    'Is `v` a dict or list of text, numbers and booleans (no `None`), nested at most `ARGS_DEEP` levels?\n'
+    '\n'
+    'Parameters:\n'
+    '    v: (not documented)\n'
+    '    d: (not documented) (default 1)',
 'msgkit.plain.plain_imgs':
     'The payloads of the images in plain turns `ts`, for `chk_px`\n'
     '\n'

@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['ARGS_MEMO', 'ARGS_MAX', 'ARGS_DEEP', 'DICT_VIEWS', 'HOLES', 'plain_str', 'id_ok', 'name_ok', 'plain_args', 'as_plain',
-           'plain_turns', 'text_maker', 'text_makers', 'copy_json', 'plain_imgs', 'new_msg', 'as_history', 'shipped',
-           'plain_ready']
+           'plain_turns', 'text_maker', 'text_makers', 'copy_json', 'copy_msg', 'plain_json', 'plain_imgs', 'new_msg',
+           'as_history', 'shipped', 'plain_ready']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
 import re, json
@@ -106,16 +106,21 @@ def plain_turns(
 )->list|None:
     "The plain turns of history `h` for `ad`, if every item is plain text, calls, results or images; else `None`"
     if type(h) is not list and type(h) is not History or not h: return None
-    srcs,out,role,todo,ids,idok,nok = all_adapters(ad, asks='plain_turn'),[],'user',[],set(),id_ok(ad),name_ok(ad)
-    one = srcs[0].plain_turn if len(srcs)==1 else None  # (most often Chat's alone)
+    out,role,todo,ids,idok,nok = [],'user',[],set(),id_ok(ad),name_ok(ad)
+    # the readers, the target's first; the one that read the last dict is asked first (a history keeps one format)
+    if not (fs := [s.plain_turn for s in all_adapters(ad, asks='plain_turn')]): return None
+    cur,own = fs[0],(fs[0] if fs[0].__self__ is ad else None)
     for o in h:
         t = type(o)
         if t in DICT_VIEWS: o,t = as_plain(o),dict  # (what `mk_msgs` returned, sent back)
         if t is dict:
-            if one is not None: r = one(o)
-            else: r = next((r for s in srcs if (r := s.plain_turn(o)) is not None), None)
-            if r is None: return None
+            if (r := cur(o)) is None:
+                for f in fs:
+                    if f is not cur and (r := f(o)) is not None: cur = f; break
+                else: return None
             k = r[1]
+            # (a dict the target may keep as it came: its own form, read by its own reader, or a text message)
+            if r[3] is not None and cur is not own and k!='text': r = (r[0], k, r[2], None)
             if k=='result':  # the next call's result (Chat's, one a message): with the results before it, if any
                 i,x = r[2]
                 if not todo or todo[0][0]!=i: return None
@@ -123,6 +128,14 @@ def plain_turns(
                 if out[-1][1]=='results': out[-1][2].append((i, c[1], x))
                 else: out.append(('user', 'results', [(i, c[1], x)], None))
                 role = 'assistant'
+                continue
+            if k=='results':  # a message of results (Claude's): the open calls', in their order, all in one turn
+                if not todo or out[-1][1]=='results': return None
+                rs = []
+                for i,x in r[2]:
+                    if not todo or todo[0][0]!=i: return None
+                    rs.append((i, todo.pop(0)[1], x))
+                out.append(('user', 'results', rs, r[3])); role = 'assistant'
                 continue
             if todo or r[0]!=role: return None
             if k=='calls':
@@ -172,6 +185,27 @@ def copy_json(v):
             if type(o) is dict or type(o) is list: return Block({k:copy_json(o) for k,o in v.items()})
         return Block(v)  # (most arguments: flat, copied in C)
     return Blocks([copy_json(o) for o in v]) if t is list else v
+
+def copy_msg(d:dict)->Msg:
+    "Message `d` (plain JSON) copied as the `Msg` the general path makes of one it keeps as it came"
+    return new_msg({k:copy_json(v) for k,v in d.items()})
+
+_leaf = frozenset({str, int, float, bool})
+
+def plain_json(v, d:int=1)->bool:
+    "Is `v` a dict or list of text, numbers and booleans (no `None`), nested at most `ARGS_DEEP` levels?"
+    # (a message kept as it came loses its `None`s on the general path, `drop_none`: arguments holding one take it)
+    if d>ARGS_DEEP: return False
+    t = type(v)
+    if t is dict:
+        for k,o in v.items():
+            if type(k) is not str or type(o) not in _leaf and not plain_json(o, d+1): return False
+        return True
+    if t is list:
+        for o in v:
+            if type(o) not in _leaf and not plain_json(o, d+1): return False
+        return True
+    return False
 
 def plain_imgs(ts)->list:
     "The payloads of the images in plain turns `ts`, for `chk_px`"

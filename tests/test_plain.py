@@ -221,21 +221,77 @@ def _sent_back(h, api='openai_chat'):
             return msgkit.mk_msgs(copy.deepcopy(h), api)
     except Exception: return None
 
-def sent_back_cases():
-    "Every third case as a `History` of the same dicts, and as `mk_msgs` gave it in Chat's form, with a turn appended"
+SOURCES = ('openai_chat', 'anthropic')  # the forms whose own reader the lane has (`plain_turn`)
+
+def _claude(*, text='Looking.', inp=None, res=None, extra=None, calls=1, rextra=None, tail=('Sunny.',)):
+    "A tool loop in Claude's own form, and its near misses"
+    u = dict(role='user', content='Weather?')
+    tu = [dict(type='tool_use', id=f'toolu_{k}', name='get_weather', input=inp if inp is not None else dict(city='Paris'),
+               **(extra or {})) for k in range(calls)]
+    a = dict(role='assistant', content=([dict(type='text', text=text)] if text is not None else []) + tu)
+    rs = [dict(type='tool_result', tool_use_id=f'toolu_{k}', content=res if res is not None else 'sunny', **(rextra or {}))
+          for k in range(calls)]
+    return [u, a, dict(role='user', content=rs)] + [dict(role='assistant' if k % 2 == 0 else 'user', content=t)
+                                                    for k, t in enumerate(tail)]
+
+def claude_cases():
+    "Claude-form tool loops as people keep them (an SDK's dicts), and what must go the general path"
+    yield _claude()
+    yield _claude(text=None)
+    yield _claude(calls=3)
+    yield _claude(res=[dict(type='text', text='sunny')])
+    yield _claude(res=[dict(type='text', text='sunny'), dict(type='text', text='and warm')])
+    yield _claude(res='  ')
+    yield _claude(res=[dict(text='sunny', type='text')])
+    yield _claude(rextra=dict(is_error=True))
+    yield _claude(rextra=dict(cache_control=dict(type='ephemeral')))
+    yield _claude(extra=dict(cache_control=dict(type='ephemeral')))
+    yield _claude(extra=dict(caller=None))
+    yield _claude(text='  ')
+    yield _claude(text='Looking. ')
+    yield _claude(tail=('Sunny. ',))
+    yield _claude(tail=())
+    yield _claude(tail=('Sunny.', 'And tomorrow?'))
+    yield _claude(tail=('Sunny.', [dict(type='text', text='And'), dict(type='text', text='tomorrow?')]))
+    yield _claude(tail=('Sunny.', [dict(text='And tomorrow?', type='text')]))
+    yield _claude(tail=([dict(type='text', text='Sunny.')],))
+    yield _claude(inp={})
+    yield _claude(inp=dict(city=None))
+    yield _claude(inp=dict(city=('Paris',)))
+    yield _claude(inp=dict(when=dict(days=[1, 2.5, True]), q='ünï'))
+    yield _claude(inp=eval('{"a": ' * 30 + '1' + '}' * 30))
+    h = _claude(calls=2); h[2]['content'].reverse(); yield h
+    h = _claude(calls=2); h[2:3] = [dict(role='user', content=h[2]['content'][:1]), dict(role='user', content=h[2]['content'][1:])]; yield h
+    h = _claude(); h[2]['content'].append(dict(type='text', text='Thanks.')); yield h
+    h = _claude(); h[1]['content'].insert(0, dict(type='thinking', thinking='Hm.', signature='sig')); yield h
+    h = _claude(); h[1]['content'][1]['id'] = 'call 1'; h[2]['content'][0]['tool_use_id'] = 'call 1'; yield h
+    h = _claude(); h[1]['content'][1]['name'] = 'get weather'; yield h
+    h = _claude(); h[1]['content'][1]['id'] = 7; yield h
+    h = _claude(); h[1] = dict(content=h[1]['content'], role='assistant'); yield h
+    h = _claude(); h[0] = dict(role='user', content=[dict(type='image', source=dict(type='base64', media_type='image/png',
+        data=__import__('base64').b64encode(_imgs[0]).decode())), dict(type='text', text='Weather?')]); yield h
+    yield _claude()[1:]
+    yield [dict(role='user', content=[dict(type='text', text='Hi')]), dict(role='assistant', content='Hello.')]
+
+def sent_back_cases(src='openai_chat'):
+    "Every third case as `mk_msgs` gave it in `src`'s form, with a turn appended, as JSON; (Chat's) as a `History`"
     from fastcore.basics import AttrDict
+    if src == 'anthropic': yield from claude_cases()
     for k, h in enumerate(list(all_cases())[::3]):
-        yield History(h)
-        if (r := _sent_back(h)) is not None and len(r):
+        if src == 'openai_chat': yield History(h)
+        if (r := _sent_back(h, src)) is not None and len(r):
             yield r
             yield History(list(r) + [dict(role='user' if r[-1].get('role') != 'user' else 'assistant', content='And?')])
+            if k % 2 == 0: yield json.loads(json.dumps(r, default=repr))  # (as stored, loaded)
             if k % 5 == 0: yield [AttrDict(m) for m in r]  # (fastcore's, as msglm's messages are)
 
+@pytest.mark.parametrize('src', SOURCES)
 @pytest.mark.parametrize('api', LANE + ('openai_chat',))
-def test_sent_back_as_general(api, monkeypatch):
+def test_sent_back_as_general(api, src, monkeypatch):
     "A history `mk_msgs` returned, sent back (its `Msg`s, `Block`s, `Blocks`): the same outcome as the general path's"
     from msgkit.adapters.openai_chat import OpenAIChatAdapter
-    hs = list(sent_back_cases())
+    if api == 'openai_chat' and src != 'openai_chat': return  # (Chat copies only its own: `own_history`)
+    hs = list(sent_back_cases(src))
     ad = get_api(api)
     taken = sum((ad.own_history(copy.deepcopy(h)) is not None) if api == 'openai_chat' else _taken(h, api) for h in hs)
     fast = [_out(h, api) for h in hs]
@@ -247,13 +303,14 @@ def test_sent_back_as_general(api, monkeypatch):
     assert not bad, bad[:2]
     assert taken > 100, taken
     # the bench's tool loop, as `mk_msgs` gave it, takes the lane (or Chat's copy)
-    back = msgkit.mk_msgs(tool_chat(40), 'openai_chat')
+    back = msgkit.mk_msgs(tool_chat(40), src)
     assert (ad.own_history(back) is not None) if api == 'openai_chat' else _taken(back, api)
 
+@pytest.mark.parametrize('src', SOURCES)
 @pytest.mark.parametrize('api', LANE + ('openai_chat',))
-def test_sent_back_no_alias(api):
+def test_sent_back_no_alias(api, src):
     "What the lane gives for a history `mk_msgs` returned shares no dict or list with it, which stays as it was"
-    back = msgkit.mk_msgs(tool_chat(8) + [['And this?', _imgs[0]]], 'openai_chat')
+    back = msgkit.mk_msgs(tool_chat(8) + [['And this?', _imgs[0]], 'Yes.', 'More?'], src)
     b0 = copy.deepcopy(back)
     r = msgkit.mk_msgs(back, api)
     ins = {id(o) for m in back for o in _containers(m)}

@@ -794,7 +794,7 @@ def assemble(self:AnthropicAdapter, events):
 
 # %% ../../nbs/23_anthropic.ipynb #961a4b77
 from ..msgs import Block, Blocks
-from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
+from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json
 
 @patch
 def plain_msgs(self:AnthropicAdapter, ts):
@@ -803,6 +803,7 @@ def plain_msgs(self:AnthropicAdapter, ts):
     out = []
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
+        elif d is not None: out.append(copy_msg(d))  # (its own form, read by its own reader: as it came)
         elif kind=='calls':
             bl = Blocks([Block(type='text', text=x[0])] if x[0] is not None else [])
             for i,nm,_,a in x[1]: bl.append(Block(type='tool_use', id=i, name=nm, input=copy_json(a)))
@@ -822,7 +823,52 @@ def plain_msgs(self:AnthropicAdapter, ts):
     # (the request's limit, as `tidy` holds it: over it, the general path says so)
     return as_history(out) if _b64_len(out)<=_max_req else None
 
+# %% ../../nbs/23_anthropic.ipynb #8bfed39f
+def _text(b)->str|None:
+    "The text of Claude's text block `b` exactly `{'type': 'text', 'text'}`, if it is not blank"
+    if type(b) is dict and len(b)==2 and b.get('type')=='text' and type(s := b.get('text')) is str:
+        return s if s and not s.isspace() else None
+
+def _result(o):
+    "`(id, text)` of a plain `tool_result` (its content text, or one text block), or `None`"
+    if type(o) is not dict or len(o)!=3 or o.get('type')!='tool_result' or type(i := o.get('tool_use_id')) is not str:
+        return None
+    s = o.get('content')
+    if type(s) is list: s = _text(s[0]) if len(s)==1 else None
+    return (i, s) if type(s) is str and s and not s.isspace() else None
+
+@patch
+def plain_turn(self:AnthropicAdapter, d):
+    "A Messages API message of the plainest kind as a plain turn (text, calls, results, text blocks); else `None`"
+    if type(self) is not AnthropicAdapter or len(d)!=2: return None
+    r,c = d.get('role'),d.get('content')
+    if type(r) is not str: return None
+    if type(c) is str: return (r, 'text', c, d) if (r=='user' or r=='assistant') and c and not c.isspace() else None
+    if type(c) is not list or not c: return None
+    if r=='assistant':
+        txt = _text(c[0])
+        calls = []
+        for o in (c[1:] if txt is not None else c):
+            if (type(o) is not dict or len(o)!=4 or o.get('type')!='tool_use' or type(i := o.get('id')) is not str
+                or not i or type(nm := o.get('name')) is not str or type(x := o.get('input')) is not dict
+                or not plain_json(x)): return None
+            calls.append((i, nm, None, x))
+        return ('assistant', 'calls', (txt, calls), d) if calls else None
+    if r!='user': return None
+    if type(c[0]) is dict and c[0].get('type')=='tool_result':
+        rs = []
+        for o in c:
+            if (x := _result(o)) is None: return None
+            rs.append(x)
+        return ('user', 'results', rs, d)
+    ps = []
+    for o in c:
+        if (s := _text(o)) is None: return None
+        ps.append(text_part(s))
+    return ('user', 'blocks', ps, d)
+
 # %% ../../nbs/23_anthropic.ipynb #ec38dff5
 _as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'fits_item', 'fix_item',
-                      'chk_px', 'img_px', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first',
-                      'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size')
+                      'chk_px', 'img_px', 'parse_item', 'parse_block', 'mergeable', 'id_chars', 'id_max',
+                      'name_chars', 'name_max', 'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk',
+                      'takes', 'chk_size')

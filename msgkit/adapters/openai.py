@@ -811,7 +811,9 @@ def plain_msgs(self:OpenAIAdapter, ts):
         if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
         elif kind=='calls':
             if x[0] is not None: out.append(new_msg({'role':'assistant', 'content':x[0]}))
-            for i,nm,j,_ in x[1]: out.append(new_msg({'type':'function_call', 'call_id':i, 'name':nm, 'arguments':j}))
+            for i,nm,j,a in x[1]:  # (arguments sent as an object, Claude's: as `part` writes them, `json.dumps`)
+                out.append(new_msg({'type':'function_call', 'call_id':i, 'name':nm,
+                                    'arguments':j if j is not None else json.dumps(a)}))
         elif kind=='results':
             for i,_,s in x: out.append(new_msg({'type':'function_call_output', 'call_id':i, 'output':s}))
         else:  # a user's text and images, as `part` and `msg` write them (an image checked by `chk`, as `part` does)
