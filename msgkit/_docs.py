@@ -559,6 +559,12 @@ docs = {
     "    fetch: Download URLs the API won't take: `True`, a dict of `fetch` options, an `httpx.Client`, or a function (default False)\n"
     '    fit: Downscale and re-encode images the API would refuse (`fit`; needs Pillow) (default False)\n'
     '    **kw: Options the adapter takes for its blocks (for `openai`: `detail`)',
+'msgkit.core.plain_history':
+    "What `mk_msgs` gives for `msgs` with no option set, if a short way takes it; else `None` (the general path's)\n"
+    '\n'
+    'Parameters:\n'
+    '    msgs: (not documented)\n'
+    '    ad: (not documented)',
 'msgkit.core.mk_msgs':
     'A list of messages for `api`: items without a role of their own alternate with the message before them\n'
     '\n'

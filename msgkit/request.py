@@ -16,7 +16,7 @@ from .registry import get_api, apis
 from .history import read_history
 from .repairs import lift_system
 from .cache import cache_plan, cache_request
-from .core import render_history, finish_msgs, chk_sent
+from .core import render_history, finish_msgs, chk_sent, plain_history
 from .tools import mk_tools
 from .budget import est_tokens
 
@@ -109,10 +109,14 @@ def mk_request(
     _fields(ad, kw, unsupported)
     if tool_choice is not None and not tools:
         raise InputError(f"tool_choice needs tools: pass tools=[...] to mk_request (api={api!r})")
-    h = read_history(msgs, ad=ad)
+    # a plain history (no option for its messages set): the short way `mk_msgs` takes (`plain_history`), its
+    # messages what the general path renders for a request (open calls, which a request leaves out, take that path)
+    # (an empty history: the general path says there is nothing to send)
+    res = None if cache or cache_last_ckpt_only or fetch or fit or bkw or msgs==[] else plain_history(msgs, ad)
+    h = read_history(msgs, ad=ad) if res is None else None
     while True:
-        try: return _request(h, ad, model, system, tools, cache, cache_last_ckpt_only, fetch, fit, wire, extra, bkw,
-                             opts, kw)
+        try: return _request(h, res, ad, model, system, tools, cache, cache_last_ckpt_only, fetch, fit, wire, extra,
+                             bkw, opts, kw)
         except Unsupported as e:
             if unsupported!='drop' or not _drop(e, opts, kw): raise
 
@@ -132,15 +136,17 @@ def chk_named(choice, tools, api):
         fs = sorted(n for n in ns if n not in ('function','object','string','custom'))
         raise InputError(f"tool_choice={choice!r} names no tool in tools= (api={api!r}); the tools: {', '.join(fs)}")
 
-def _request(h, ad, model, system, tools, cache, last_only, fetch, fit, wire, extra, bkw, opts, kw):
-    "The request `mk_request` makes of history `h`, its options checked"
+def _request(h, res, ad, model, system, tools, cache, last_only, fetch, fit, wire, extra, bkw, opts, kw):
+    "The request `mk_request` makes of history `h` (or of its messages `res`, made the short way), its options checked"
     o = dict(opts)
     strict,ttl = o.pop('strict'),o.pop('ttl')
-    system,ts = lift_system(h, system, ad, model)
-    if not ts: raise InputError(f"mk_request needs a message to send (api={ad.name!r}): this history has "
-                                f"{'only system text' if h else 'none'}")
-    res = finish_msgs(render_history(ts, ad, bkw, fetch, fit=fit, open_calls=False), ad, cache, ttl, last_only)
-    chk_sent(res, ts, ad.name)
+    if res is not None: system = lift_system([], system, ad, model)[0]  # (no system message in a plain history)
+    else:
+        system,ts = lift_system(h, system, ad, model)
+        if not ts: raise InputError(f"mk_request needs a message to send (api={ad.name!r}): this history has "
+                                    f"{'only system text' if h else 'none'}")
+        res = finish_msgs(render_history(ts, ad, bkw, fetch, fit=fit, open_calls=False), ad, cache, ttl, last_only)
+        chk_sent(res, ts, ad.name)
     if tools is not None: tools = mk_tools(tools, ad.name, strict=strict)
     chk_named(o.get('tool_choice'), tools, ad.name)
     if cache_plan(cache): system,tools = cache_request(res, system, tools, ad, ttl, model, taken=ad.marks_taken(kw))

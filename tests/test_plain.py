@@ -316,3 +316,31 @@ def test_sent_back_no_alias(api, src):
     ins = {id(o) for m in back for o in _containers(m)}
     assert not [o for m in r for o in _containers(m) if id(o) in ins]
     assert back == b0 and types(list(back)) == types(list(b0))
+
+# ---------------------------------------------------------------- mk_request takes the short way too
+def _req_out(h, api, **kw):
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter('always')
+        try: r = msgkit.mk_request(copy.deepcopy(h), api, model='m', **kw)
+        except Exception as e: return ('error', type(e), str(e))
+    return json.dumps(r, default=repr), types(r), type(r).__name__, [(w.category, str(w.message)) for w in ws]
+
+@pytest.mark.parametrize('api', LANE + ('openai_chat',))
+def test_request_as_general(api, monkeypatch):
+    "`mk_request` of a plain history (its messages the short way, `plain_history`): the request the general path makes"
+    from msgkit import request
+    hs = list(all_cases())[::4] + list(sent_back_cases('anthropic'))[::4] + [tool_chat(40), tool_chat(40)[:-2]]
+    kws = [{}, dict(system='Be brief.'), dict(system=[dict(type='text', text='Be brief.')], max_tokens=50),
+           dict(tools=[dict(name='get_weather', description='Weather', parameters=dict(type='object', properties={}))])]
+    fast = [_req_out(h, api, **kws[i % len(kws)]) for i, h in enumerate(hs)]
+    def short(h):
+        try: return request.plain_history(copy.deepcopy(h), get_api(api)) is not None
+        except MsgkitError: return True  # (refused the short way: the general path's error, compared above)
+    taken = [i for i, h in enumerate(hs) if short(h)]
+    with monkeypatch.context() as m:
+        m.setattr(request, 'plain_history', lambda h, ad: None)
+        slow = [_req_out(h, api, **kws[i % len(kws)]) for i, h in enumerate(hs)]
+    bad = [(i, hs[i], f, s) for i, (f, s) in enumerate(zip(fast, slow)) if f != s]
+    assert not bad, bad[:2]
+    assert len(taken) > 50 and len(hs) - len(taken) > 100, len(taken)
+    assert request.plain_history(tool_chat(40), get_api(api)) is not None

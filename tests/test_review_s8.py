@@ -4,9 +4,9 @@ subclasses and msgkit's own messages fed back, ids and names at their limits, ar
 roles and orders, the same data URI string twice, aliasing both ways, threads, `mk_request`/`mk_msg`, the dialects, a
 patched adapter, and the provider oracle. Counts and compares, never times.
 
-The `xfail(strict=True)` tests are what the review found differs and is not fixed (key order on the text path, which
-predates this session; lone surrogates, on both paths): they pass, and must lose the mark, once fixed. What it found and
-was fixed (a patched `img_px` or `text_msg`, one object met twice) lost its mark."""
+The `xfail(strict=True)` tests are what the review found differs and is not fixed (lone surrogates, on both paths): they
+pass, and must lose the mark, once fixed. What it found and was fixed (a patched `img_px` or `text_msg`, one object met
+twice; key order on the text path, fixed in #22's session 10) lost its mark."""
 import copy, importlib, json, os, random, sys, threading, warnings
 from collections import OrderedDict
 import pytest
@@ -266,16 +266,14 @@ def test_random_key_orders(monkeypatch):
     hs = [shuffled(copy.deepcopy(r.choice(base)), r) for _ in range(150)]
     same(monkeypatch, hs)
 
-@pytest.mark.xfail(strict=True, reason="review s8: `_texts` (the text maker path) gives a dict text history's assistant "
-                   "messages role first; the full path gives them `content` first (fix_item), and keeps a user dict's "
-                   "own key order: [Q, A] differs, as does mk_msgs' own output sent back (pre-existing at a2ee38a)")
+# review s8 found `_texts` (the text maker path) gave a dict text history's assistant messages role first where the full
+# path gives them `content` first (fix_item), and lost a user dict's own key order (pre-existing at a2ee38a): strict
+# xfails until #22's session 10, where `_texts` takes a dict of the target's text form only as the general path keeps it
 @pytest.mark.parametrize('h', [[Q, A], [Q, A, Q], ['hi', A], [dict(content='hi', role='user'), A],
                                [AttrDict(Q), AttrDict(A)], [Msg(Q), Msg(A)]], ids=str)
 def test_text_dicts_key_order(h, monkeypatch):
     same(monkeypatch, [h], which='t')
 
-@pytest.mark.xfail(strict=True, reason="review s8: a chat loop sending back what mk_msgs gave: fast (role first) and "
-                   "full path (assistant `content` first) differ")
 def test_text_fed_back_key_order(monkeypatch):
     r = msgkit.mk_msgs(['hi', 'there', 'again'], 'openai_chat')
     same(monkeypatch, [list(r)], which='t')
