@@ -679,15 +679,16 @@ def assemble(self:BedrockAdapter, events):
 
 # %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
 from ..msgs import Block, Blocks
-from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
+from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json
 
 @patch
 def plain_msgs(self:BedrockAdapter, ts):
     "Plain turns `ts` as Converse messages at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, BedrockAdapter, _as_shipped, ts)) is None: return None
     out,n = [],0
-    for role,kind,x,_ in ts:
+    for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x))
+        elif d is not None: out.append(copy_msg(d))  # (its own form, read by its own reader: as it came)
         elif kind=='calls':
             bl = Blocks([Block(text=x[0])] if x[0] is not None else [])
             for i,nm,_,a in x[1]: bl.append(Block(toolUse=Block(toolUseId=i, name=nm, input=copy_json(a))))
@@ -705,7 +706,50 @@ def plain_msgs(self:BedrockAdapter, ts):
             out.append(new_msg({'role':'user', 'content':bl}))
     return None if n>self.max_imgs else as_history(_rstrip(out))
 
+# %% ../../nbs/25_bedrock.ipynb #fbb364cd
+def _btext(b)->str|None:
+    "The text of Converse's text block `b` exactly `{'text'}`, if it is not blank"
+    if type(b) is dict and len(b)==1 and type(s := b.get('text')) is str: return s if s and not s.isspace() else None
+
+def _bresult(o):
+    "`(id, text)` of a plain `toolResult` block (its content one text block, no `status`), or `None`"
+    r = o.get('toolResult') if type(o) is dict and len(o)==1 else None
+    if type(r) is not dict or len(r)!=2 or type(i := r.get('toolUseId')) is not str: return None
+    c = r.get('content')
+    return (i, s) if type(c) is list and len(c)==1 and (s := _btext(c[0])) is not None else None
+
+@patch
+def plain_turn(self:BedrockAdapter, d):
+    "A Converse message of the plainest kind as a plain turn (text, calls, results, text blocks); else `None`"
+    if type(self) is not BedrockAdapter or len(d)!=2: return None
+    r,c = d.get('role'),d.get('content')
+    if type(r) is not str or type(c) is not list or not c or r!='user' and r!='assistant': return None
+    if r=='assistant':
+        txt = _btext(c[0])
+        # (its text in a block: kept as it came for Bedrock; another API reads it as a block, the general way)
+        if txt is not None and len(c)==1: return ('assistant', 'own', None, d)
+        calls = []
+        for o in (c[1:] if txt is not None else c):
+            u = o.get('toolUse') if type(o) is dict and len(o)==1 else None
+            if (type(u) is not dict or len(u)!=3 or type(i := u.get('toolUseId')) is not str or not i
+                or type(nm := u.get('name')) is not str or type(x := u.get('input')) is not dict
+                or not plain_json(x)): return None
+            calls.append((i, nm, None, x))
+        return ('assistant', 'calls', (txt, calls), d) if calls else None
+    if type(c[0]) is dict and 'toolResult' in c[0]:
+        rs = []
+        for o in c:
+            if (x := _bresult(o)) is None: return None
+            rs.append(x)
+        return ('user', 'results', rs, d)
+    ps = []
+    for o in c:
+        if (s := _btext(o)) is None: return None
+        ps.append(text_part(s))
+    return ('user', 'blocks', ps, d)
+
 # %% ../../nbs/25_bedrock.ipynb #3033b9b3
 _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px',
                       'max_imgs', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
-                      'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size')
+                      'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
+                      'parse_item', 'parse_block')
