@@ -106,7 +106,7 @@ def plain_turns(
 )->list|None:
     "The plain turns of history `h` for `ad`, if every item is plain text, calls, results or images; else `None`"
     if type(h) is not list and type(h) is not History or not h: return None
-    out,role,todo,ids,idok,nok = [],'user',[],set(),id_ok(ad),name_ok(ad)
+    out,role,todo,ids,idok,nok,items = [],'user',[],set(),id_ok(ad),name_ok(ad),None
     # the readers, the target's first; the one that read the last dict is asked first (a history keeps one format)
     if not (fs := [s.plain_turn for s in all_adapters(ad, asks='plain_turn')]): return None
     cur,own = fs[0],(fs[0] if fs[0].__self__ is ad else None)
@@ -130,6 +130,22 @@ def plain_turns(
                 if out[-1][1]=='results': out[-1][2].append((i, c[1], x))
                 else: out.append(('user', 'results', [(i, c[1], x)], None))
                 role = 'assistant'
+                continue
+            if k=='call':  # a call an item (the Responses API's): in the model's turn with its text or calls before
+                c = r[2]; i = c[0]
+                if i in ids or not idok(i) or not nok(c[1]): return None
+                p = out[-1] if out else None
+                # (another call: for the reader's own API alone; for Gemini the general path signs each as a step)
+                if p is not None and p is items:
+                    if cur is not own: return None
+                    p[2][1].append(c)
+                # (the model's text just before: the calls' text, if it is as `text_msg` writes it)
+                elif (p is not None and p[0]=='assistant' and p[1]=='text' and not todo
+                      and (p[3] is None or list(p[3])==['role','content'])):
+                    out[-1] = items = ('assistant', 'calls', (p[2], [c]), None)
+                elif todo or role!='assistant': return None
+                else: out.append(items := ('assistant', 'calls', (None, [c]), None)); role = 'user'
+                ids.add(i); todo.append(c)
                 continue
             if k=='results':  # a message of results (Claude's): the open calls', in their order, all in one turn
                 if not todo or out[-1][1]=='results': return None

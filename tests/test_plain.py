@@ -221,7 +221,7 @@ def _sent_back(h, api='openai_chat'):
             return msgkit.mk_msgs(copy.deepcopy(h), api)
     except Exception: return None
 
-SOURCES = ('openai_chat', 'anthropic', 'bedrock')  # the forms whose own reader the lane has (`plain_turn`)
+SOURCES = ('openai_chat', 'anthropic', 'bedrock', 'openai')  # the forms whose own reader the lane has (`plain_turn`)
 
 def _claude(*, text='Looking.', inp=None, res=None, extra=None, calls=1, rextra=None, tail=('Sunny.',)):
     "A tool loop in Claude's own form, and its near misses"
@@ -297,11 +297,38 @@ def converse_cases():
     yield v(lambda h: h[2]['content'].append(dict(text='Thanks.')))
     yield v(lambda h: h[1]['content'][1]['toolUse'].update(toolUseId='call 1'))
 
+def responses_cases():
+    "Claude's cases as the Responses API's own form (as `mk_msgs` writes them), and its own near misses"
+    for h in claude_cases():
+        if (r := _sent_back(h, 'openai')) is not None and len(r): yield json.loads(json.dumps(r, default=repr))
+    r = json.loads(json.dumps(msgkit.mk_msgs(tool_chat(8) + [Q, asst([call('c1'), call('c2', 'get_time', '{"tz": "UTC"}')]),
+                                                              tool('c1'), tool('c2'), A], 'openai')))
+    def v(f):
+        h = copy.deepcopy(r); f(h); return h
+    fc = [k for k, o in enumerate(r) if o.get('type') == 'function_call']
+    out = [k for k, o in enumerate(r) if o.get('type') == 'function_call_output']
+    yield r
+    yield v(lambda h: h[fc[0]].update(id='fc_1', status='completed'))
+    yield v(lambda h: h.__setitem__(fc[0], {k: h[fc[0]][k] for k in reversed(list(h[fc[0]]))}))
+    yield v(lambda h: h.__setitem__(out[0], {k: h[out[0]][k] for k in reversed(list(h[out[0]]))}))
+    yield v(lambda h: h.__setitem__(fc[0] - 1, dict(content=h[fc[0] - 1]['content'], role='assistant')))
+    yield v(lambda h: h.pop(fc[0] - 1))
+    yield v(lambda h: h[out[0]].update(output='  '))
+    yield v(lambda h: h[out[0]].update(output=[dict(type='input_text', text='x')]))
+    yield v(lambda h: h[fc[0]].update(arguments='{"a": 1} '))
+    yield v(lambda h: h[fc[0]].update(arguments='not json'))
+    yield v(lambda h: h.insert(fc[0] + 1, dict(role='assistant', content='More.')))
+    yield v(lambda h: h.insert(fc[0], dict(type='reasoning', id='rs_1', summary=[])))
+    yield v(lambda h: h.__setitem__(out[-1], h[out[-2]]))  # (an output answering the other call twice)
+    yield v(lambda h: h.__setitem__(slice(out[-2], out[-1] + 1), [h[out[-1]], h[out[-2]]]))  # (outputs swapped)
+    yield v(lambda h: h.__setitem__(fc[0], {**h[fc[0]], 'call_id': 'call 1'}))
+
 def sent_back_cases(src='openai_chat'):
     "Every third case as `mk_msgs` gave it in `src`'s form, with a turn appended, as JSON; (Chat's) as a `History`"
     from fastcore.basics import AttrDict
     if src == 'anthropic': yield from claude_cases()
     if src == 'bedrock': yield from converse_cases()
+    if src == 'openai': yield from responses_cases()
     for k, h in enumerate(list(all_cases())[::3]):
         if src == 'openai_chat': yield History(h)
         if (r := _sent_back(h, src)) is not None and len(r):

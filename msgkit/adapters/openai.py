@@ -800,7 +800,7 @@ def assemble(self:OpenAIAdapter, events):
 
 # %% ../../nbs/21_openai.ipynb #fe3a483d
 from ..msgs import Block, Blocks
-from ..plain import new_msg, as_history, shipped, plain_ready
+from ..plain import new_msg, as_history, shipped, plain_ready, plain_args
 
 @patch
 def plain_msgs(self:OpenAIAdapter, ts):
@@ -823,6 +823,29 @@ def plain_msgs(self:OpenAIAdapter, ts):
                 else: self.chk(p); bl.append(Block(type='input_image', image_url=data_uri(p), detail='auto'))
             out.append(new_msg({'role':role, 'content':bl}))
     return as_history(out)
+
+# %% ../../nbs/21_openai.ipynb #ecf1e4f3
+_fc,_fco = ['type','call_id','name','arguments'],['type','call_id','output']  # (the keys in the order `part` writes)
+
+@patch
+def plain_turn(self:OpenAIAdapter, d):
+    "A Responses input item of the plainest kind as a plain turn (text, a call, a call's output); else `None`"
+    if type(self) is not OpenAIAdapter: return None
+    t = d.get('type')
+    if t is None:  # a text message (as Chat's)
+        r,c = d.get('role'),d.get('content')
+        if len(d)!=2 or type(r) is not str or type(c) is not str: return None
+        return (r, 'text', c, d) if (r=='user' or r=='assistant') and c and not c.isspace() else None
+    if t=='function_call':
+        if len(d)!=4 or list(d)!=_fc: return None
+        i,nm,a = d['call_id'],d['name'],d['arguments']
+        if type(i) is not str or not i or type(nm) is not str or type(a) is not str or (x := plain_args(a)) is None:
+            return None
+        return ('assistant', 'call', (i, nm, a, x), None)
+    if t=='function_call_output':
+        if len(d)!=3 or list(d)!=_fco: return None
+        i,s = d['call_id'],d['output']
+        return ('user', 'result', (i, s), None) if type(i) is str and type(s) is str and s and not s.isspace() else None
 
 # %% ../../nbs/21_openai.ipynb #614282bb
 _as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy', 'before_send', 'chk_px', 'img_px',
