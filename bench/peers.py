@@ -632,7 +632,7 @@ def build_cases(q, only=None):
 
 
     # 4. a 200-message tool-call history (new)
-    if want('tool_history.'):
+    if want('tool_history.') or want('loop.'):
         tc = tool_chat(200); ntc = len(tc)
         lc = setup_langchain(lc_msgs(tc)) if lc_ok else {}
         lit = setup_litellm(tc) if lit_ok else {}
@@ -646,6 +646,18 @@ def build_cases(q, only=None):
             add(Case(f'tool_history.{api}', f'4. {ntc}-message tool-call history (Chat dicts: text, assistant tool_calls, tool results) → {api} '
                      '(memo cold: its memo of parsed arguments emptied before each call)', 'µs/msg', fns, 1e6/ntc, cant=cant_for(['pydantic-ai', lc_name(api), 'litellm']),
                      aside=(FLOOR,) if api == 'openai_chat' else ()))
+        # 4b. the same loop as each library keeps it between turns: msgkit's, what `mk_msgs` gave for the API, sent back
+        # (a History of Msgs; cold: stored as JSON, bytes as base64, loaded before each call); each peer's, its own
+        # native messages, as in 4 (pydantic-ai's ModelMessages, LangChain's messages, litellm's Chat dicts)
+        for api in APIS:
+            own = msgkit.mk_msgs(tc, api)
+            own_js = json.dumps(own, default=lambda b: base64.b64encode(b).decode() if isinstance(b, bytes) else repr(b))
+            fns = {'msgkit': (lambda api=api, own=own: msgkit.mk_msgs(own, api)),
+                   'msgkit cold': (lambda own_js=own_js: json.loads(own_js), lambda x, api=api: msgkit.mk_msgs(x, api)),
+                   **peers_for(api, lc, lit, pai)}
+            add(Case(f'loop.{api}', f'4b. the same loop as each library keeps it between turns (msgkit: what mk_msgs gave for {api}, '
+                     f'sent back; cold: stored as JSON, loaded before each call) → {api}', 'µs/msg', fns, 1e6/ntc,
+                     cant=cant_for(['pydantic-ai', lc_name(api), 'litellm'])))
 
     # 5. a history holding image bytes, rebuilt every turn (memo warm: the same bytes objects; cold: fresh copies each call)
     if want('image_bytes.'):

@@ -79,8 +79,9 @@ def as_plain(v, d:int=0):
     "`v` with msgkit's own `Msg`s, `Block`s (fastcore `AttrDict`s) and `Blocks` as plain dicts and lists (a copy)"
     t = type(v)
     if d>ARGS_DEEP: return v  # (deeper: left as it is, which no reader takes: the general path's)
-    if t is dict or t in DICT_VIEWS: return {k:as_plain(o, d+1) for k,o in v.items()}
-    return [as_plain(o, d+1) for o in v] if t is list or t is Blocks else v
+    # (text, the commonest value, asked for by name: a call a value cost more than the copy)
+    if t is dict or t in DICT_VIEWS: return {k:o if type(o) is str else as_plain(o, d+1) for k,o in v.items()}
+    return [o if type(o) is str else as_plain(o, d+1) for o in v] if t is list or t is Blocks else v
 
 def _list_turn(o, role, ad):
     "A list of text and image bytes (a user's message) as a plain turn, or `None`"
@@ -197,16 +198,18 @@ def text_makers(ad, checked:bool=True)->dict:
 # %% ../nbs/11b_plain.ipynb #3c18a7ff
 def copy_json(v):
     "JSON value `v` (as `json.loads` gives it: no object twice) with its dicts as new `Block`s, its lists as `Blocks`"
+    # (a value that nests asked for by name: a call a value cost more than the copy)
     t = type(v)
     if t is dict:
         for o in v.values():
-            if type(o) is dict or type(o) is list: return Block({k:copy_json(o) for k,o in v.items()})
+            if type(o) is dict or type(o) is list:
+                return Block({k:copy_json(o) if type(o) is dict or type(o) is list else o for k,o in v.items()})
         return Block(v)  # (most arguments: flat, copied in C)
-    return Blocks([copy_json(o) for o in v]) if t is list else v
+    return Blocks([copy_json(o) if type(o) is dict or type(o) is list else o for o in v]) if t is list else v
 
 def copy_msg(d:dict)->Msg:
     "Message `d` (plain JSON) copied as the `Msg` the general path makes of one it keeps as it came"
-    return new_msg({k:copy_json(v) for k,v in d.items()})
+    return new_msg({k:copy_json(v) if type(v) is dict or type(v) is list else v for k,v in d.items()})
 
 _leaf = frozenset({str, int, float, bool})
 
