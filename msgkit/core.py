@@ -130,7 +130,9 @@ def _texts(msgs, ad)->list|None:
     for o in msgs:
         s = o if type(o) is str else ad.text_of(o, role) if type(o) in _dicts else None
         if type(s) is not str or not plain_str(s): return None  # (a URL, data URI or blank: sniffed)
-        if mk is None: mk,ks = text_makers(ad),_made_keys(ad)  # (once a history is text so far: most stop at once)
+        if mk is None:  # (once a history is text so far: most stop at once)
+            if not ad.rules_as_shipped(): return None  # (a rule patched since: `tidy`, `chk_role`, ...: that path's)
+            mk,ks = text_makers(ad),_made_keys(ad)
         out.append(m := mk[role](s))
         # a dict of the target's own text form is kept as it came on the general path: its key order, as `fix_item`
         # leaves it. Made the same, it may go this way; else that way (a user's `{'content', 'role'}`, Chat's

@@ -128,7 +128,11 @@ def plain_turns(
                 i,x = r[2]
                 if not todo or todo[0][0]!=i: return None
                 c = todo.pop(0)
-                if out[-1][1]=='results': out[-1][2].append((i, c[1], x))
+                if (p := out[-1])[1]=='results':
+                    # (a message of results kept as it came, joined by another: the general path keeps the one, and
+                    # renders the other into it)
+                    if p[3] is not None: return None
+                    p[2].append((i, c[1], x))
                 else: out.append(('user', 'results', [(i, c[1], x)], None))
                 role = 'assistant'
                 continue

@@ -9,7 +9,7 @@ __all__ = ['chk_numbers', 'chk_ranges', 'mk_request', 'chk_named', 'mk_cache']
 import warnings
 from .errors import *
 from .parts import *
-from .msgs import as_request
+from .msgs import as_request, History
 from .losses import reports, lose
 from .adapters.base import Unsupported
 from .registry import get_api, apis
@@ -111,8 +111,13 @@ def mk_request(
         raise InputError(f"tool_choice needs tools: pass tools=[...] to mk_request (api={api!r})")
     # a plain history (no option for its messages set): the short way `mk_msgs` takes (`plain_history`), its
     # messages what the general path renders for a request (open calls, which a request leaves out, take that path)
-    # (an empty history: the general path says there is nothing to send)
-    res = None if cache or cache_last_ckpt_only or fetch or fit or bkw or msgs==[] else plain_history(msgs, ad)
+    # (an empty history: the general path says there is nothing to send. An error the short way meets: the general
+    # path's too, said once it has checked what it checks first, `system=` among them)
+    res = None
+    plain = not (cache or cache_last_ckpt_only or fetch or fit or bkw)
+    if plain and (type(msgs) is list or type(msgs) is History) and msgs:
+        try: res = plain_history(msgs, ad)
+        except MsgkitError: res = None
     h = read_history(msgs, ad=ad) if res is None else None
     while True:
         try: return _request(h, res, ad, model, system, tools, cache, cache_last_ckpt_only, fetch, fit, wire, extra,

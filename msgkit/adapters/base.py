@@ -96,6 +96,11 @@ def chk_role(self:Adapter, m):
 
 # %% ../../nbs/20_adapters.ipynb #2a8515bd
 @patch
+def rules_as_shipped(self:Adapter)->bool:
+    "Are this adapter's rules those it shipped with (the short ways stand for them)? An API's module snapshots its own"
+    return True
+
+@patch
 def takes(self:Adapter, p)->bool:
     "Can this API take part `p` as it is (bytes, URL or provider file)?"
     # (its own keys, asked of the dict: a lazy part's undecoded 'data' is none of these; #22, each image asks)

@@ -752,4 +752,5 @@ def plain_turn(self:BedrockAdapter, d):
 _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px',
                       'max_imgs', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
                       'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
-                      'parse_item', 'parse_block')
+                      'parse_item', 'parse_block', 'fix_item', 'text_of')
+BedrockAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)

@@ -826,4 +826,6 @@ def plain_msgs(self:GeminiAdapter, ts):
 # %% ../../nbs/24_gemini.ipynb #13060e95
 _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',
                       'img_px', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
-                      'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size')
+                      'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
+                      'fix_item', 'text_of')
+GeminiAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
