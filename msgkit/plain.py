@@ -122,8 +122,9 @@ def plain_turns(
             k = r[1]
             # (a dict the target may keep as it came: its own form, read by its own reader, or a text message)
             if r[3] is not None and cur is not own and k!='text':
-                if k=='own': return None  # (kept as it came by its own API alone: for another, the general path)
-                r = (r[0], k, r[2], None)
+                if k=='own' or k=='own calls': return None  # (kept as it came by its own API alone: for another,
+                r = (r[0], k, r[2], None)                     # the general path)
+            if k=='own calls': k = 'calls'  # (its own API's, read by its own reader: calls to answer)
             if k=='result':  # the next call's result (Chat's, one a message): with the results before it, if any
                 i,x = r[2]
                 if not todo or todo[0][0]!=i: return None

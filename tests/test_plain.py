@@ -221,7 +221,7 @@ def _sent_back(h, api='openai_chat'):
             return msgkit.mk_msgs(copy.deepcopy(h), api)
     except Exception: return None
 
-SOURCES = ('openai_chat', 'anthropic', 'bedrock', 'openai')  # the forms whose own reader the lane has (`plain_turn`)
+SOURCES = ('openai_chat', 'anthropic', 'bedrock', 'openai', 'gemini')  # the forms whose own reader the lane has (`plain_turn`)
 
 def _claude(*, text='Looking.', inp=None, res=None, extra=None, calls=1, rextra=None, tail=('Sunny.',)):
     "A tool loop in Claude's own form, and its near misses"
@@ -323,12 +323,36 @@ def responses_cases():
     yield v(lambda h: h.__setitem__(slice(out[-2], out[-1] + 1), [h[out[-1]], h[out[-2]]]))  # (outputs swapped)
     yield v(lambda h: h.__setitem__(fc[0], {**h[fc[0]], 'call_id': 'call 1'}))
 
+def gemini_cases():
+    "Claude's cases as Gemini's own form (as `mk_msgs` gives them: signatures as bytes), and its own near misses"
+    for h in claude_cases():
+        if (r := _sent_back(h, 'gemini')) is not None and len(r): yield r
+    r = msgkit.mk_msgs(tool_chat(8) + [Q, asst([call('c1'), call('c2', 'get_time', '{"tz": "UTC"}')]), tool('c1'), tool('c2'), A],
+                      'gemini')
+    def v(f):
+        h = copy.deepcopy(r); f(h); return h
+    yield r
+    yield json.loads(json.dumps(r, default=lambda b: __import__('base64').b64encode(b).decode()))  # (signatures as text)
+    yield v(lambda h: h[1]['parts'][1]['function_call'].pop('id'))
+    yield v(lambda h: h[2]['parts'][0]['function_response'].pop('id'))
+    yield v(lambda h: h[2]['parts'][0]['function_response'].update(name='other'))
+    yield v(lambda h: h[1]['parts'][1].update(thought_signature=b'real signature'))
+    yield v(lambda h: h[1]['parts'][1].pop('thought_signature'))
+    yield v(lambda h: h[1]['parts'][1]['function_call'].update(args=dict(a=None)))
+    yield v(lambda h: h[2]['parts'][0]['function_response'].update(response=dict(result='x')))
+    yield v(lambda h: h[2]['parts'][0]['function_response']['response'].update(output=dict(temp=20)))
+    yield v(lambda h: h[0]['parts'].append(dict(text='More.')))
+    yield v(lambda h: h.__setitem__(0, dict(parts=h[0]['parts'], role='user')))
+    yield v(lambda h: h[-1]['parts'][0].update(text='Sunny. '))
+    yield v(lambda h: h[1]['parts'].insert(0, dict(text='Hm.', thought=True)))
+
 def sent_back_cases(src='openai_chat'):
     "Every third case as `mk_msgs` gave it in `src`'s form, with a turn appended, as JSON; (Chat's) as a `History`"
     from fastcore.basics import AttrDict
     if src == 'anthropic': yield from claude_cases()
     if src == 'bedrock': yield from converse_cases()
     if src == 'openai': yield from responses_cases()
+    if src == 'gemini': yield from gemini_cases()
     for k, h in enumerate(list(all_cases())[::3]):
         if src == 'openai_chat': yield History(h)
         if (r := _sent_back(h, src)) is not None and len(r):
@@ -355,10 +379,10 @@ def test_sent_back_as_general(api, src, monkeypatch):
     assert not bad, bad[:2]
     assert taken > 100, taken
     # the bench's tool loop, as `mk_msgs` gave it, takes the lane (or Chat's copy)
-    # (but Converse's: its model's text, a block, is kept for Bedrock alone, `'own'`; another API's general path makes it
-    # a block of its own, which the lane doesn't write)
+    # (but Converse's and Gemini's: the model's text, a block, is kept for its own API alone, `'own'`, as are Gemini's
+    # signed calls; another API's general path makes the text a block of its own and reports the signature)
     back = msgkit.mk_msgs(tool_chat(40), src)
-    if src != 'bedrock' or api == 'bedrock':
+    if src not in ('bedrock', 'gemini') or api == src:
         assert (ad.own_history(back) is not None) if api == 'openai_chat' else _taken(back, api)
 
 @pytest.mark.parametrize('src', SOURCES)

@@ -790,19 +790,30 @@ def assemble(self:GeminiAdapter, chunks):
 
 # %% ../../nbs/24_gemini.ipynb #92bd7ce2
 from ..msgs import Block, Blocks
-from ..plain import copy_json, new_msg, as_history, shipped, plain_ready
+from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json
 
 def _plain_fc(i, nm, a):
     "A plain call's `function_call`, its id as `part` writes it (`gem_id`)"
     return Block(**gem_id(i), name=nm, args=copy_json(a))
+
+def _sig_bytes(m):
+    "Message `m` (our copy), its signatures read back from JSON (base64 text) as bytes as `tidy` makes them; or `None`"
+    for p in m['parts']:
+        if type(s := p.get('thought_signature')) is str:
+            try: dict.__setitem__(p, 'thought_signature', gemini_bytes(s))
+            except ValueError: return None  # (not base64: the general path says so)
+    return m
 
 @patch
 def plain_msgs(self:GeminiAdapter, ts):
     "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, GeminiAdapter, _as_shipped, ts)) is None: return None
     out,n = [],0
-    for role,kind,x,_ in ts:
+    for role,kind,x,it in ts:
         if kind=='text': out.append(mk[role](x))
+        elif it is not None:  # (its own form, read by its own reader: as it came)
+            if (m := _sig_bytes(copy_msg(it))) is None: return None
+            out.append(m)
         elif kind=='calls':
             bl = Blocks([Block(text=x[0])] if x[0] is not None else [])
             for k,(i,nm,_,a) in enumerate(x[1]):
@@ -822,6 +833,57 @@ def plain_msgs(self:GeminiAdapter, ts):
             out.append(new_msg({'role':'user', 'parts':bl}))
     chk_inline(out, n)  # (the request's inline data, counted as it was written)
     return as_history(out)
+
+# %% ../../nbs/24_gemini.ipynb #a1d4c355
+def _gtext(p)->str|None:
+    "The text of Gemini's text part `p` exactly `{'text'}`, if it is not blank"
+    if type(p) is dict and len(p)==1 and type(s := p.get('text')) is str: return s if s and not s.isspace() else None
+
+def _gcall(p):
+    "`(id, name, None, args)` of a plain `function_call` part (with its id; its signature bytes or text), or `None`"
+    if type(p) is not dict or not 0<len(p)<=2 or len(p)==2 and type(p.get('thought_signature')) not in (bytes, str):
+        return None
+    f = p.get('function_call')
+    if (type(f) is not dict or len(f)!=3 or type(i := f.get('id')) is not str or not i
+        or type(nm := f.get('name')) is not str or type(x := f.get('args')) is not dict or not plain_json(x)):
+        return None
+    return (i, nm, None, x)
+
+def _gresult(p):
+    "`(id, text)` of a plain `function_response` part (its id, its name, a `response` of one `output` text), or `None`"
+    f = p.get('function_response') if type(p) is dict and len(p)==1 else None
+    if type(f) is not dict or len(f)!=3 or type(i := f.get('id')) is not str or type(f.get('name')) is not str:
+        return None
+    r = f.get('response')
+    s = r.get('output') if type(r) is dict and len(r)==1 else None
+    return (i, s) if type(s) is str and s and not s.isspace() else None
+
+@patch
+def plain_turn(self:GeminiAdapter, d):
+    "A Gemini `Content` of the plainest kind as a plain turn (text, calls, results); else `None`"
+    if type(self) is not GeminiAdapter or len(d)!=2: return None
+    r,ps = d.get('role'),d.get('parts')
+    if type(ps) is not list or not ps: return None
+    if r=='model':
+        txt = _gtext(ps[0])
+        if txt is not None and len(ps)==1: return ('assistant', 'own', None, d)  # (the model's text, a part)
+        calls = []
+        for p in (ps[1:] if txt is not None else ps):
+            if (c := _gcall(p)) is None: return None
+            calls.append(c)
+        return ('assistant', 'own calls', (txt, calls), d)
+    if r!='user': return None
+    if type(ps[0]) is dict and 'function_response' in ps[0]:
+        rs = []
+        for p in ps:
+            if (x := _gresult(p)) is None: return None
+            rs.append(x)
+        return ('user', 'results', rs, d)
+    ts = []
+    for p in ps:
+        if (s := _gtext(p)) is None: return None
+        ts.append(text_part(s))
+    return ('user', 'blocks', ts, d)
 
 # %% ../../nbs/24_gemini.ipynb #13060e95
 _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',
