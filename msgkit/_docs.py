@@ -1854,6 +1854,12 @@ docs = {
     '\n'
     'Parameters:\n'
     '    v: (not documented)',
+'msgkit.plain.each':
+    "`[f(x) for x in xs]`, or `None` at the first `None` (a reader's blocks, each plain or the message isn't)\n"
+    '\n'
+    'Parameters:\n'
+    '    f: (not documented)\n'
+    '    xs: (not documented)',
 'msgkit.plain.copy_msg':
     'Message `d` (plain JSON) copied as the `Msg` the general path makes of one it keeps as it came\n'
     '\n'

@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['ARGS_MEMO', 'ARGS_MAX', 'ARGS_DEEP', 'DICT_VIEWS', 'HOLES', 'plain_str', 'id_ok', 'name_ok', 'plain_args', 'as_plain',
-           'plain_turns', 'text_maker', 'text_makers', 'copy_json', 'copy_msg', 'plain_json', 'plain_imgs', 'new_msg',
-           'as_history', 'shipped', 'plain_ready']
+           'plain_turns', 'text_maker', 'text_makers', 'copy_json', 'each', 'copy_msg', 'plain_json', 'plain_imgs',
+           'new_msg', 'as_history', 'shipped', 'plain_ready']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
 import re, json
@@ -211,6 +211,14 @@ def copy_json(v):
                 return Block({k:copy_json(o) if type(o) is dict or type(o) is list else o for k,o in v.items()})
         return Block(v)  # (most arguments: flat, copied in C)
     return Blocks([copy_json(o) if type(o) is dict or type(o) is list else o for o in v]) if t is list else v
+
+def each(f, xs)->list|None:
+    "`[f(x) for x in xs]`, or `None` at the first `None` (a reader's blocks, each plain or the message isn't)"
+    out = []
+    for x in xs:
+        if (y := f(x)) is None: return None
+        out.append(y)
+    return out
 
 def copy_msg(d:dict)->Msg:
     "Message `d` (plain JSON) copied as the `Msg` the general path makes of one it keeps as it came"

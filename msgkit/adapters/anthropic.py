@@ -794,7 +794,7 @@ def assemble(self:AnthropicAdapter, events):
 
 # %% ../../nbs/23_anthropic.ipynb #961a4b77
 from ..msgs import Block, Blocks
-from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json
+from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each
 
 @patch
 def plain_msgs(self:AnthropicAdapter, ts):
@@ -837,6 +837,13 @@ def _result(o):
     if type(s) is list: s = _text(s[0]) if len(s)==1 else None
     return (i, s) if type(s) is str and s and not s.isspace() else None
 
+def _call(o):
+    "`(id, name, None, input)` of a plain `tool_use` block (its input plain JSON), or `None`"
+    if (type(o) is not dict or len(o)!=4 or o.get('type')!='tool_use' or type(i := o.get('id')) is not str or not i
+        or type(nm := o.get('name')) is not str or type(x := o.get('input')) is not dict or not plain_json(x)):
+        return None
+    return (i, nm, None, x)
+
 @patch
 def plain_turn(self:AnthropicAdapter, d):
     "A Messages API message of the plainest kind as a plain turn (text, calls, results, text blocks); else `None`"
@@ -847,25 +854,12 @@ def plain_turn(self:AnthropicAdapter, d):
     if type(c) is not list or not c: return None
     if r=='assistant':
         txt = _text(c[0])
-        calls = []
-        for o in (c[1:] if txt is not None else c):
-            if (type(o) is not dict or len(o)!=4 or o.get('type')!='tool_use' or type(i := o.get('id')) is not str
-                or not i or type(nm := o.get('name')) is not str or type(x := o.get('input')) is not dict
-                or not plain_json(x)): return None
-            calls.append((i, nm, None, x))
+        calls = each(_call, c[1:] if txt is not None else c)
         return ('assistant', 'calls', (txt, calls), d) if calls else None
     if r!='user': return None
     if type(c[0]) is dict and c[0].get('type')=='tool_result':
-        rs = []
-        for o in c:
-            if (x := _result(o)) is None: return None
-            rs.append(x)
-        return ('user', 'results', rs, d)
-    ps = []
-    for o in c:
-        if (s := _text(o)) is None: return None
-        ps.append(text_part(s))
-    return ('user', 'blocks', ps, d)
+        return ('user', 'results', rs, d) if (rs := each(_result, c)) is not None else None
+    return ('user', 'blocks', [text_part(s) for s in ts], d) if (ts := each(_text, c)) is not None else None
 
 # %% ../../nbs/23_anthropic.ipynb #ec38dff5
 _as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'fits_item', 'fix_item',

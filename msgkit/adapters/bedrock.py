@@ -679,7 +679,7 @@ def assemble(self:BedrockAdapter, events):
 
 # %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
 from ..msgs import Block, Blocks
-from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json
+from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each
 
 @patch
 def plain_msgs(self:BedrockAdapter, ts):
@@ -718,6 +718,14 @@ def _bresult(o):
     c = r.get('content')
     return (i, s) if type(c) is list and len(c)==1 and (s := _btext(c[0])) is not None else None
 
+def _bcall(o):
+    "`(id, name, None, input)` of a plain `toolUse` block (its input plain JSON), or `None`"
+    u = o.get('toolUse') if type(o) is dict and len(o)==1 else None
+    if (type(u) is not dict or len(u)!=3 or type(i := u.get('toolUseId')) is not str or not i
+        or type(nm := u.get('name')) is not str or type(x := u.get('input')) is not dict or not plain_json(x)):
+        return None
+    return (i, nm, None, x)
+
 @patch
 def plain_turn(self:BedrockAdapter, d):
     "A Converse message of the plainest kind as a plain turn (text, calls, results, text blocks); else `None`"
@@ -728,25 +736,11 @@ def plain_turn(self:BedrockAdapter, d):
         txt = _btext(c[0])
         # (its text in a block: kept as it came for Bedrock; another API reads it as a block, the general way)
         if txt is not None and len(c)==1: return ('assistant', 'own', None, d)
-        calls = []
-        for o in (c[1:] if txt is not None else c):
-            u = o.get('toolUse') if type(o) is dict and len(o)==1 else None
-            if (type(u) is not dict or len(u)!=3 or type(i := u.get('toolUseId')) is not str or not i
-                or type(nm := u.get('name')) is not str or type(x := u.get('input')) is not dict
-                or not plain_json(x)): return None
-            calls.append((i, nm, None, x))
+        calls = each(_bcall, c[1:] if txt is not None else c)
         return ('assistant', 'calls', (txt, calls), d) if calls else None
     if type(c[0]) is dict and 'toolResult' in c[0]:
-        rs = []
-        for o in c:
-            if (x := _bresult(o)) is None: return None
-            rs.append(x)
-        return ('user', 'results', rs, d)
-    ps = []
-    for o in c:
-        if (s := _btext(o)) is None: return None
-        ps.append(text_part(s))
-    return ('user', 'blocks', ps, d)
+        return ('user', 'results', rs, d) if (rs := each(_bresult, c)) is not None else None
+    return ('user', 'blocks', [text_part(s) for s in ts], d) if (ts := each(_btext, c)) is not None else None
 
 # %% ../../nbs/25_bedrock.ipynb #3033b9b3
 _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px',
