@@ -38,6 +38,7 @@ COLD = ' (the same, loaded from JSON before each call)'  # a peer's cold measure
 COLD_B = ' (the same, from fresh copies of the bytes)'
 COLDS = (COLD, COLD_B)
 FLOOR = 'floor: a copy of each message (dicts and lists, as Msgs)'  # what handing back fresh messages costs at the least
+MARSHAL = 'floor: a deep copy in C (marshal round trip; plain dicts, nothing checked)'
 LIT_REST = "litellm (its HTTP body's form: base64 text, not the SDK's bytes)"
 MISSING = {}  # peer -> "not installed" / "error: ..."
 clock = time.process_time  # CPU seconds of this process (all its threads: no peer leaves a thread running, checked at the end)
@@ -642,10 +643,13 @@ def build_cases(q, only=None):
             # memo cold: msgkit's memo of each call's parsed arguments (by their text) emptied before each call
             fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(tc, api)),
                    'msgkit cold': (lambda: _plain._args.clear(), lambda x, api=api: msgkit.mk_msgs(tc, api)), **peers_for(api, lc, lit, pai)}
-            if api == 'openai_chat': fns[FLOOR] = copy_floor(tc)
+            if api == 'openai_chat':
+                fns[FLOOR] = copy_floor(tc)
+                import marshal  # (the fastest deep copy there is, in C, of plain dicts and lists: no Msg, no check)
+                fns[MARSHAL] = lambda: marshal.loads(marshal.dumps(tc))
             add(Case(f'tool_history.{api}', f'4. {ntc}-message tool-call history (Chat dicts: text, assistant tool_calls, tool results) → {api} '
                      '(memo cold: its memo of parsed arguments emptied before each call)', 'µs/msg', fns, 1e6/ntc, cant=cant_for(['pydantic-ai', lc_name(api), 'litellm']),
-                     aside=(FLOOR,) if api == 'openai_chat' else ()))
+                     aside=(FLOOR, MARSHAL) if api == 'openai_chat' else ()))
         # 4b. the same loop as each library keeps it between turns: msgkit's, what `mk_msgs` gave for the API, sent back
         # (a History of Msgs; cold: stored as JSON, bytes as base64, loaded before each call); each peer's, its own
         # native messages, as in 4 (pydantic-ai's ModelMessages, LangChain's messages, litellm's Chat dicts)
