@@ -110,7 +110,7 @@ def plain_turns(
     out,role,todo,ids,idok,nok,items = [],'user',[],set(),id_ok(ad),name_ok(ad),None
     # the readers, the target's first; the one that read the last dict is asked first (a history keeps one format)
     if not (fs := [s.plain_turn for s in all_adapters(ad, asks='plain_turn')]): return None
-    cur,own = fs[0],(fs[0] if fs[0].__self__ is ad else None)
+    cur,own,ok = fs[0],(fs[0] if fs[0].__self__ is ad else None),None
     for o in h:
         t = type(o)
         if t in DICT_VIEWS: o,t = as_plain(o),dict  # (what `mk_msgs` returned, sent back)
@@ -119,6 +119,10 @@ def plain_turns(
                 for f in fs:
                     if f is not cur and (r := f(o)) is not None: cur = f; break
                 else: return None
+            # (a reader stands for its API's rules, `parse_item` and the rest: patched since, the general path reads)
+            if cur is not ok:
+                if not cur.__self__.rules_as_shipped(): return None
+                ok = cur
             k = r[1]
             # (a dict the target may keep as it came: its own form, read by its own reader, or a text message)
             if r[3] is not None and cur is not own and k!='text':

@@ -878,5 +878,5 @@ def plain_turn(self:GeminiAdapter, d):
 _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',
                       'img_px', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
                       'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
-                      'fix_item', 'text_of')
+                      'fix_item', 'text_of', 'parse_item', 'parse_block', 'reads')
 GeminiAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)

@@ -851,5 +851,5 @@ def plain_turn(self:OpenAIAdapter, d):
 _as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy', 'before_send', 'chk_px', 'img_px',
                       'fits_item', 'fix_item', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first',
                       'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size', 'text_of',
-                      'mergeable')
+                      'mergeable', 'parse_item', 'parse_block', 'reads')
 OpenAIAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
