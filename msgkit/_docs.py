@@ -1860,6 +1860,14 @@ docs = {
     'Parameters:\n'
     '    f: (not documented)\n'
     '    xs: (not documented)',
+'msgkit.plain.user_turn':
+    "User message `d`'s blocks `bs` as a plain turn: results (`res` of each), if `res` is given; else texts (`txt`)\n"
+    '\n'
+    'Parameters:\n'
+    '    bs: (not documented)\n'
+    '    d: (not documented)\n'
+    '    res: (not documented)\n'
+    '    txt: (not documented)',
 'msgkit.plain.copy_msg':
     'Message `d` (plain JSON) copied as the `Msg` the general path makes of one it keeps as it came\n'
     '\n'

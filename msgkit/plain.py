@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['ARGS_MEMO', 'ARGS_MAX', 'ARGS_DEEP', 'DICT_VIEWS', 'HOLES', 'plain_str', 'id_ok', 'name_ok', 'plain_args', 'as_plain',
-           'plain_turns', 'text_maker', 'text_makers', 'copy_json', 'each', 'copy_msg', 'plain_json', 'plain_imgs',
-           'new_msg', 'as_history', 'shipped', 'plain_ready']
+           'plain_turns', 'text_maker', 'text_makers', 'copy_json', 'each', 'user_turn', 'copy_msg', 'plain_json',
+           'plain_imgs', 'new_msg', 'as_history', 'shipped', 'plain_ready']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
 import re, json
@@ -223,6 +223,11 @@ def each(f, xs)->list|None:
         if (y := f(x)) is None: return None
         out.append(y)
     return out
+
+def user_turn(bs:list, d:dict, res, txt)->tuple|None:
+    "User message `d`'s blocks `bs` as a plain turn: results (`res` of each), if `res` is given; else texts (`txt`)"
+    if res is not None: return ('user', 'results', rs, d) if (rs := each(res, bs)) is not None else None
+    return ('user', 'blocks', [text_part(s) for s in ts], d) if (ts := each(txt, bs)) is not None else None
 
 def copy_msg(d:dict)->Msg:
     "Message `d` (plain JSON) copied as the `Msg` the general path makes of one it keeps as it came"

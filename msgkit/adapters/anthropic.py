@@ -794,7 +794,7 @@ def assemble(self:AnthropicAdapter, events):
 
 # %% ../../nbs/23_anthropic.ipynb #961a4b77
 from ..msgs import Block, Blocks
-from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each
+from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn
 
 @patch
 def plain_msgs(self:AnthropicAdapter, ts):
@@ -857,9 +857,7 @@ def plain_turn(self:AnthropicAdapter, d):
         calls = each(_call, c[1:] if txt is not None else c)
         return ('assistant', 'calls', (txt, calls), d) if calls else None
     if r!='user': return None
-    if type(c[0]) is dict and c[0].get('type')=='tool_result':
-        return ('user', 'results', rs, d) if (rs := each(_result, c)) is not None else None
-    return ('user', 'blocks', [text_part(s) for s in ts], d) if (ts := each(_text, c)) is not None else None
+    return user_turn(c, d, _result if type(c[0]) is dict and c[0].get('type')=='tool_result' else None, _text)
 
 # %% ../../nbs/23_anthropic.ipynb #ec38dff5
 _as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'fits_item', 'fix_item',

@@ -679,7 +679,7 @@ def assemble(self:BedrockAdapter, events):
 
 # %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
 from ..msgs import Block, Blocks
-from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each
+from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn
 
 @patch
 def plain_msgs(self:BedrockAdapter, ts):
@@ -738,9 +738,7 @@ def plain_turn(self:BedrockAdapter, d):
         if txt is not None and len(c)==1: return ('assistant', 'own', None, d)
         calls = each(_bcall, c[1:] if txt is not None else c)
         return ('assistant', 'calls', (txt, calls), d) if calls else None
-    if type(c[0]) is dict and 'toolResult' in c[0]:
-        return ('user', 'results', rs, d) if (rs := each(_bresult, c)) is not None else None
-    return ('user', 'blocks', [text_part(s) for s in ts], d) if (ts := each(_btext, c)) is not None else None
+    return user_turn(c, d, _bresult if type(c[0]) is dict and 'toolResult' in c[0] else None, _btext)
 
 # %% ../../nbs/25_bedrock.ipynb #3033b9b3
 _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px',

@@ -790,7 +790,7 @@ def assemble(self:GeminiAdapter, chunks):
 
 # %% ../../nbs/24_gemini.ipynb #92bd7ce2
 from ..msgs import Block, Blocks
-from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each
+from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn
 
 def _plain_fc(i, nm, a):
     "A plain call's `function_call`, its id as `part` writes it (`gem_id`)"
@@ -870,9 +870,7 @@ def plain_turn(self:GeminiAdapter, d):
         calls = each(_gcall, ps[1:] if txt is not None else ps)
         return ('assistant', 'own calls', (txt, calls), d) if calls else None
     if r!='user': return None
-    if type(ps[0]) is dict and 'function_response' in ps[0]:
-        return ('user', 'results', rs, d) if (rs := each(_gresult, ps)) is not None else None
-    return ('user', 'blocks', [text_part(s) for s in ts], d) if (ts := each(_gtext, ps)) is not None else None
+    return user_turn(ps, d, _gresult if type(ps[0]) is dict and 'function_response' in ps[0] else None, _gtext)
 
 # %% ../../nbs/24_gemini.ipynb #13060e95
 _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',
