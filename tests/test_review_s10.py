@@ -184,6 +184,10 @@ def _sent_back():
     srcs += [c for c in CLAUDE if c[0] in ('nested unicode bigint', 'floats', 'empty input', 'result one text',
                                            'user text blocks reversed', 'ends with results', 'result spaces',
                                            'chat then claude')]
+    yield from sent_back_of(srcs)
+
+def sent_back_of(srcs, default=None):
+    "What mk_msgs gave for each of `srcs` for each API: as it came, as AttrDicts, a History with a turn, JSON (`default`)"
     for n, h in srcs:
         for s in APIS:
             with warnings.catch_warnings():
@@ -192,10 +196,10 @@ def _sent_back():
                 except Exception: continue
             yield f'{n}->{s}', r
             yield f'{n}->{s} AttrDict', [AttrDict(m) for m in r]
-            yield f'{n}->{s} History+', History(list(r) + [dict(role='user' if r[-1].get('role') != 'user'
-                                                                else 'assistant', content='And?')])
-            try: yield f'{n}->{s} json', json.loads(json.dumps(r))
-            except TypeError: pass  # (bytes: Bedrock's)
+            last = r[-1].get('role') if len(r) else 'assistant'
+            yield f'{n}->{s} History+', History(list(r) + [dict(role='assistant' if last == 'user' else 'user', content='And?')])
+            try: yield f'{n}->{s} json', json.loads(json.dumps(r, default=default))
+            except TypeError: pass  # (bytes, with no `default`: Bedrock's)
 
 def test_sent_back_cross_api_as_general(monkeypatch):
     "A history mk_msgs returned for one API, sent to each API (its Msgs, Blocks, AttrDicts): the general path's outcome"

@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, '..', 'bench')]
 import oracle
 from peers import big_png
-from test_review_s10 import APIS, _TOOLS, _diffs, _general, _short
+from test_review_s10 import APIS, _TOOLS, _diffs, _general, _short, sent_back_of
 
 P = big_png(2000)
 
@@ -396,17 +396,7 @@ def _jdef(o):
 
 def _sent_back(srcs):
     "What mk_msgs gave for each API, sent to each API: as it came, as AttrDicts, a History with a turn, JSON (bytes: base64)"
-    for n, h in srcs:
-        for s in APIS:
-            with warnings.catch_warnings():
-                warnings.simplefilter('ignore')
-                try: r = msgkit.mk_msgs(copy.deepcopy(h), s)
-                except Exception: continue
-            yield f'{n}->{s}', r
-            yield f'{n}->{s} AttrDict', [AttrDict(m) for m in r]
-            last = r[-1].get('role') if len(r) else 'assistant'
-            yield f'{n}->{s} History+', History(list(r) + [dict(role='assistant' if last == 'user' else 'user', content='And?')])
-            yield f'{n}->{s} json', json.loads(json.dumps(r, default=_jdef))
+    return sent_back_of(srcs, _jdef)
 
 _SRC = {'converse': ('base', 'status error', 'two text content', 'asst trailing tool', 'user two text', 'inp nested',
                      "id 'xxxxxxxxxx'65", 'out of order', 'ends results', 'reasoning', 'base /flat', 'inp nested /flat',
