@@ -1574,6 +1574,26 @@ docs = {
     '    mt: (not documented) (default None)\n'
     '    said: (not documented) (default None)\n'
     '    **kw: (not documented)',
+'msgkit.mediapart.uri_media':
+    '`media(s, mt, max_bytes, **kw)` if `s` is a data URI (`is_data_uri`), else `None`; a large one met again at once\n'
+    '\n'
+    'Parameters:\n'
+    '    s: A data URI, or anything else (`None` back)\n'
+    '    mt: Media type; sniffed when `None` (default None)\n'
+    '    max_bytes: Refuse a data URI larger than this (default: `MAX_READ`) (default None)\n'
+    '    **kw: Extra part fields',
+'msgkit.mediapart.uri_note':
+    'Note verdict `k` of large data URI `s` that `uri_media` read (one drawn from that reading alone, and the caller)\n'
+    '\n'
+    'Parameters:\n'
+    '    s: (not documented)\n'
+    '    k: (not documented)',
+'msgkit.mediapart.uri_noted':
+    'Was verdict `k` noted of data URI `s` (`uri_note`), or of a string of the same length and ends?\n'
+    '\n'
+    'Parameters:\n'
+    '    s: (not documented)\n'
+    '    k: (not documented)',
 'msgkit.mediapart.provider_file':
     'A part for a file already uploaded to a provider\n'
     '\n'

@@ -499,10 +499,10 @@ def parse_block(self:OpenAIAdapter, d):
     if t=='refusal': return text_part(d['refusal'])
     if t=='input_image' and d.get('image_url'):
         u = d['image_url']
-        return uri_part(h) if (h := uri_at(u)) is not None else media_url(u, mt=url_type(u) or 'image/png')
+        return p if (p := uri_media(u)) is not None else media_url(u, mt=url_type(u) or 'image/png')
     if t=='input_file' and d.get('file_data'):
         fd = d['file_data']
-        if (h := uri_at(fd)) is not None: return uri_part(h, filename=d.get('filename'))
+        if (p := uri_media(fd, filename=d.get('filename'))) is not None: return p
         return media(unb64(fd, validate=True), filename=d.get('filename'))
     if t=='input_file' and d.get('file_url'):
         return media_url(d['file_url'], mt=url_type(d['file_url']) or 'application/pdf')

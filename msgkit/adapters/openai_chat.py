@@ -302,14 +302,14 @@ def parse_block(self:OpenAIChatAdapter, d):
         # litellm's and Azure's form: the URL as the `image_url` itself
         u = d['image_url']['url'] if isinstance(d['image_url'], dict) else d['image_url']
         if not isinstance(u, str): raise InputError(f"A Chat image_url part needs a URL string, not {str(u)[:80]}")
-        return uri_part(h) if (h := uri_at(u)) is not None else media_url(u, mt=url_type(u) or 'image/png')
+        return p if (p := uri_media(u)) is not None else media_url(u, mt=url_type(u) or 'image/png')
     if t=='input_audio': return media(unb64(d['input_audio']['data']),
                                       {'wav':'audio/wav','mp3':'audio/mpeg'}[d['input_audio']['format']])
     if t=='file' and d['file'].get('file_id') and not d['file'].get('file_data'):
         return provider_file(d['file']['file_id'], 'application/pdf', api='openai')
     if t=='file' and d['file'].get('file_data'):
         fd = d['file']['file_data']
-        if (h := uri_at(fd)) is not None: return uri_part(h, filename=d['file'].get('filename'))
+        if (p := uri_media(fd, filename=d['file'].get('filename'))) is not None: return p
         return media(unb64(fd), filename=d['file'].get('filename'))
     # Mistral's (and OpenRouter's) thinking part: `thinking` as text chunks, with no signature another API takes
     if t=='thinking':
@@ -440,13 +440,12 @@ def _own_blocks(self:OpenAIChatAdapter, c)->bool:
             iu = o.get('image_url')
             if (type(iu) is not dict or len(iu)!=1 or type(u := iu.get('url')) is not str or u[:5]!='data:'
                 or self.img_px): return False  # (a pixel limit: checked on the general path)
-            # (the answer for a large URI is remembered by the string, as its header is: the next turn asks again)
-            k = ('own', self, id(u)) if len(u)>=MEMO_MIN and not too_big(len(u)) else None
-            if k is None or recall(k, u) is None:
+            # (the answer for a large URI is noted with what `uri_media` read of it: the next turn asks again)
+            if not uri_noted(u, k := ('own', self)):
                 try:
                     if self.part(self.any_block(o), 'user')!=o: return False
                 except Exception: return False  # (the general path says what is wrong)
-                if k is not None and len(losses_so_far())==n: remember(k, u, ())
+                if len(losses_so_far())==n: uri_note(u, k)
             img = True
         else: return False
         prev = t

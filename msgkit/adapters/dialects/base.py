@@ -372,7 +372,7 @@ def parse_block(self:Dialect, d):
     if t=='input_audio' and isinstance(d[t], str): return media(unb64(d[t]))
     if t=='document_url':
         u = d[t]
-        return uri_part(h) if (h := uri_at(u)) is not None else media_url(u, mt=url_type(u) or 'application/pdf')
+        return p if (p := uri_media(u)) is not None else media_url(u, mt=url_type(u) or 'application/pdf')
     if t=='file' and 'file_id' in d: return provider_file(d['file_id'], 'application/pdf', api='mistral')
     if t=='image_url' and isinstance(d[t], str): return OpenAIChatAdapter.parse_block(self, {**d, t:dict(url=d[t])})
     return OpenAIChatAdapter.parse_block(self, d)
