@@ -1959,6 +1959,10 @@ docs = {
     '\n'
     'Parameters:\n'
     "    api: An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them), or an adapter",
+'msgkit.registry.Rules':
+    "Adapters' metaclass: setting or deleting a member of an adapter class (a rule patched) bumps `rules_version()`",
+'msgkit.registry.rules_version':
+    "How many times an adapter class's member was set or deleted (`Rules`): a check made at one holds till the next",
 'msgkit.registry.says_no':
     'Mark base method `f` as one that says no of every input: `all_adapters(asks=f.__name__)` leaves out who keeps it\n'
     '\n'

@@ -126,12 +126,14 @@ def _made_keys(ad)->dict:
 def _texts(msgs, ad)->list|None:
     "The messages of a history of plain text alone, alternating from a user turn, made at once; else `None`"
     if type(msgs) is not list and type(msgs) is not History: return None  # (a `History`: what `mk_msgs` gave)
-    if not ad.rules_as_shipped(): return None  # (a rule patched since, `text_of` among them: that path's)
     out,role,mk,ks = [],'user',None,None
     for o in msgs:
-        s = o if type(o) is str else ad.text_of(o, role) if type(o) in _dicts else None
+        if (t := type(o)) is not str and t not in _dicts: return None  # (a list, bytes, a part: no rule asked)
+        if mk is None:  # (once an item may be text)
+            if not ad.rules_as_shipped(): return None  # (a rule patched since, `text_of` among them: that path's)
+            mk,ks = text_makers(ad),_made_keys(ad)
+        s = o if t is str else ad.text_of(o, role)
         if type(s) is not str or not plain_str(s): return None  # (a URL, data URI or blank: sniffed)
-        if mk is None: mk,ks = text_makers(ad),_made_keys(ad)  # (once a history is text so far: most stop at once)
         out.append(m := mk[role](s))
         # a dict of the target's own text form is kept as it came on the general path: its key order, as `fix_item`
         # leaves it. Made the same, it may go this way; else that way (a user's `{'content', 'role'}`, Chat's

@@ -16,7 +16,7 @@ _nests = (list, tuple, dict)
 
 def too_deep(x, limit:int=MAX_DEPTH)->bool:
     "Is `x` nested more than `limit` levels of lists, tuples and dicts deep? (depth first, stopping at the first)"
-    if not isinstance(x, _nests): return False
+    if not isinstance(x, _nests) or not x: return False  # (most arguments: none, or empty)
     stack = [(x, 1)]
     pop,push = stack.pop,stack.append
     while stack:

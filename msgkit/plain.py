@@ -13,7 +13,7 @@ from fastcore.basics import AttrDict
 from .errors import *
 from .parts import *
 from .msgs import Msg, Block, Blocks, History, msg_of, msg_maker
-from .registry import all_adapters
+from .registry import all_adapters, rules_version, Rules
 from .repairs import fit_name
 from .mediapart import media, image_part, payload
 
@@ -185,19 +185,23 @@ def plain_turns(
 
 # %% ../nbs/11b_plain.ipynb #73ccdd0b
 HOLES = ('\0msgkit: a text\0', ' \n\0msgkit: another, ünï\0\t ')  # (the second: spaces that strip would drop)
-_makers = {}  # (adapter, role, its `text_msg`) -> a function making that text message as a `Msg`
+_makers = {}  # (adapter, role, its `text_msg`) -> (a function making that text message as a `Msg`, checked at)
 
 def text_maker(ad, role:str, checked:bool=True):
     "A function of `s` making `ad.text_msg(role, s)` as a `Msg` (`msg_maker`; else `msg_of` of it)"
     a,b = HOLES
-    # the second hole asked on every call (~1 µs): a `text_msg` patched since, on the adapter, its class or one it
-    # calls (a dialect's base), gets a maker of its own (`checked=False`: the caller knows none is, `shipped`)
+    # the second hole asked again once an adapter class changed (~1 µs, `rules_version`): a `text_msg` patched since,
+    # on the adapter, its class or one it calls (a dialect's base), gets a maker of its own (`checked=False`: the
+    # caller knows none is, `shipped`)
     k = ad, role, type(ad).text_msg, ad.__dict__.get('text_msg')  # (the maker of the `text_msg` it was made from)
-    if (f := _makers.get(k)) is None or checked and f(b)!=ad.text_msg(role, b):
+    if (e := _makers.get(k)) is not None and (not checked or e[1]==rules_version()): return e[0]
+    v = rules_version()
+    if e is not None and e[0](b)==ad.text_msg(role, b): f = e[0]
+    else:
         f = msg_maker(ad.text_msg(role, a), a)
         # the second hole, to be sure the message holds the text as it is (not stripped, say), wherever it is
         if f is None or f(b)!=ad.text_msg(role, b): f = lambda s: msg_of(ad.text_msg(role, s))
-        _makers[k] = f
+    _makers[k] = f,v
     return f
 
 def text_makers(ad, checked:bool=True)->dict:
@@ -273,9 +277,16 @@ def shipped(cls, *names):
     # (made at the end of its adapter's notebook, once `img_px` and the rest are set; no other module sets them);
     # its own: an instance that patched one of them for itself (`ad.text_msg = ...`) is asked too
     get,cs,ns = getattr,[cls]*len(names),frozenset(names)
-    now = tuple(map(get, cs, names))
-    # (in C: a function patched is another object, a value patched another value)
-    return lambda ad: tuple(map(get, cs, names))==now and ns.isdisjoint(ad.__dict__)
+    now,seen = tuple(map(get, cs, names)),[-1]  # (`seen`: the `rules_version()` they were last found the same at)
+    counted = isinstance(cls, Rules)  # (a class that counts no changes: compared every time)
+    def ok(ad):
+        if not ns.isdisjoint(ad.__dict__): return False
+        if seen[0]==(v := rules_version()): return True  # (no adapter class changed since: as they were)
+        # (in C: a function patched is another object, a value patched another value)
+        if tuple(map(get, cs, names))!=now: return False
+        if counted: seen[0] = v
+        return True
+    return ok
 
 def plain_ready(ad, cls, ok, ts)->dict|None:
     "The text makers `ad`'s `plain_msgs` renders `ts` with; `None`: a subclass, a rule patched (the general path's)"

@@ -14,12 +14,12 @@ from ..sniff import *
 from ..parts import *
 from ..shapes import fits
 from ..losses import lose
-from ..registry import all_adapters, get_api, says_no
+from ..registry import all_adapters, get_api, says_no, Rules
 from ..mediapart import with_fields, data_len
 from ..repairs import fit_name
 
 # %% ../../nbs/20_adapters.ipynb #07ba1ac5
-class Adapter:
+class Adapter(metaclass=Rules):
     "Base for API adapters: subclasses say how their API spells each part, and what it takes"
     name = None  # the `api=` value
     # kind -> media types (as bytes); media types by URL; kind -> (most bytes, how)
