@@ -1494,10 +1494,10 @@ docs = {
     'The media part of a data URI whose header `uri_at` read (`media` of it, the header not read again)\n'
     '\n'
     'Parameters:\n'
-    '    h: What `uri_at` found of a data URI: `(header match, the URI, where its payload starts)`\n'
+    '    h: (not documented)\n'
     '    mt: Media type; sniffed when `None` (default None)\n'
     '    max_bytes: Refuse a data URI larger than this (default: `MAX_READ`) (default None)\n'
-    '    **kw: Extra part fields',
+    "    **kw: Extra part fields (any name: `media`'s)",
 'msgkit.mediapart.media_url':
     'A media part that points at URL `s`\n'
     '\n'
@@ -1578,10 +1578,10 @@ docs = {
     '`media(s, mt, max_bytes, **kw)` if `s` is a data URI (`is_data_uri`), else `None`; a large one met again at once\n'
     '\n'
     'Parameters:\n'
-    '    s: A data URI, or anything else (`None` back)\n'
+    '    s: (not documented)\n'
     '    mt: Media type; sniffed when `None` (default None)\n'
     '    max_bytes: Refuse a data URI larger than this (default: `MAX_READ`) (default None)\n'
-    '    **kw: Extra part fields',
+    "    **kw: Extra part fields (any name: `media`'s)",
 'msgkit.mediapart.uri_note':
     'Note verdict `k` of large data URI `s` that `uri_media` read (one drawn from that reading alone, and the caller)\n'
     '\n'

@@ -46,10 +46,10 @@ def empty_memo():
     yield
     mediapart._ends.clear()
 
-# ====================================================================================================== defects
+# ====================================================================================================== defects found, fixed
 
 def test_mistral_document_url_reads():
-    "DEFECT: dialects/base.py's `parse_block` calls `uri_media`, which that module never imports: every `document_url`"
+    "Fixed: dialects/base.py's `parse_block` calls `uri_media`, which that module never imports: every `document_url`"
     # (a data URI or an https URL alike) fails with a NameError (before the commit: the same, with `uri_at`)
     for u in (uri(BLOBS['application/pdf'], 'application/pdf'), 'data:application/pdf;base64,' + base64.b64encode(PDF_S).decode(),
               'https://example.com/a.pdf'):
@@ -58,7 +58,7 @@ def test_mistral_document_url_reads():
         assert ms[0]['content'][0]==dict(type='document_url', document_url=u)
 
 def test_verdicts_per_entry_bounded():
-    "DEFECT: each adapter instance's own-block verdict is added to the URI's entry for good: an entry's verdict set"
+    "Fixed: each adapter instance's own-block verdict is added to the URI's entry for good: an entry's verdict set"
     # grows without bound (one `('own', adapter)` a call here), each holding its adapter; an entry should stay a few KB
     # (adapters are also held by plain.py's `_ok` cache: older, not this commit's, so not asserted here)
     v = uri(BLOBS['image/png'], 'image/png')
@@ -72,7 +72,7 @@ class _Ascii(str):
     def isascii(self): return True
 
 def test_subclass_reading_not_kept_for_a_str():
-    "DEFECT: `_ends_of` asks only of an exact str, but `uri_media` keeps the reading of a str subclass too: a plain str"
+    "Fixed: `_ends_of` asks only of an exact str, but `uri_media` keeps the reading of a str subclass too: a plain str"
     # met later at its address with the same length and ends is taken as that subclass read it, not as read afresh
     u = uri(BLOBS['image/png'], 'image/png'); at = u.index(',') + 1
     w = put(u, at + 1000, '\u2003')  # an em space in the head window: no data URI (`uri_at`)
@@ -87,7 +87,7 @@ def test_subclass_reading_not_kept_for_a_str():
     assert call(lambda: jd(msgkit.mk_msgs(chat_hist(w), 'openai')))==want
 
 def test_b64_memo_zero_turns_ends_off(monkeypatch):
-    "DEFECT (contract): README: the memo 'holds at most `codec.B64_MEMO` (0 turns it off)... A payload met once leaves"
+    "Fixed (a contract): README: the memo 'holds at most `codec.B64_MEMO` (0 turns it off)... A payload met once leaves"
     # nothing behind'. Before the commit, openai_chat's own verdict obeyed it (`not too_big(len(u))`); `_ends` doesn't
     monkeypatch.setattr(codec, 'B64_MEMO', 0)
     v = uri(BLOBS['image/png'], 'image/png')
@@ -96,7 +96,7 @@ def test_b64_memo_zero_turns_ends_off(monkeypatch):
     assert not mediapart._ends
 
 def test_media_field_named_s():
-    "DEFECT (regression): `media`'s **kw are extra part fields; one named `s` now collides with `uri_media(s, ...)`"
+    "Fixed (was a regression of 1971a60): `media`'s **kw are extra part fields; one named `s` now collides with `uri_media(s, ...)`"
     v = uri(BLOBS['image/png'], 'image/png')
     assert media(PNG_S, s=1)['s']==1  # (bytes: fine)
     assert media(v, s=1)['s']==1      # (before 1971a60: fine; now InputTypeError 'multiple values for argument s')
@@ -194,7 +194,7 @@ def test_own_verdict_after_a_patch(patch):
     "openai_chat's own verdict noted, then the adapter patched: what `mk_msgs` gives is still what it gives afresh"
     v = uri(BLOBS['image/png'], 'image/png'); ad = get_api('openai_chat')
     msgkit.mk_msgs(chat_hist(v), 'openai_chat')
-    assert mediapart.uri_noted(v, ('own', ad))
+    assert mediapart.uri_noted(v, 'openai_chat own')
     old = OpenAIChatAdapter.__dict__[patch]
     if patch=='limits': new = dict(old, image=(10_000, 'raw'))
     elif patch=='media_types': new = dict(old, image=set())

@@ -120,10 +120,10 @@ def test_memo_bounded():
     assert all(len(e[1]) + len(e[2]) < 3*W for e in mediapart._ends.values())
 
 def test_own_block_verdict_noted_per_adapter():
-    "openai_chat's verdict that a block renders as itself is noted with the URI's reading, under its adapter"
+    "openai_chat's verdict that a block renders as itself is noted with the URI's reading (one key: any instance of the class with its rules as shipped)"
     v = uri(PNG, 'image/png'); ad = get_api('openai_chat')
     mediapart._ends.clear()
     first = msgkit.mk_msgs(hist(v), 'openai_chat')
-    assert mediapart.uri_noted(v, ('own', ad))
+    assert mediapart.uri_noted(v, 'openai_chat own')
     assert msgkit.mk_msgs(hist(v), 'openai_chat')==first
     assert first[0]['content'][0]['image_url']['url'] is v  # (passed on as the very string)

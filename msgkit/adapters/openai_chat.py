@@ -440,8 +440,9 @@ def _own_blocks(self:OpenAIChatAdapter, c)->bool:
             iu = o.get('image_url')
             if (type(iu) is not dict or len(iu)!=1 or type(u := iu.get('url')) is not str or u[:5]!='data:'
                 or self.img_px): return False  # (a pixel limit: checked on the general path)
-            # (the answer for a large URI is noted with what `uri_media` read of it: the next turn asks again)
-            if not uri_noted(u, k := ('own', self)):
+            # (the answer for a large URI is noted with what `uri_media` read of it: the next turn asks again. The same
+            # for any instance of this class whose rules are as shipped, as `own_history` asks first)
+            if not uri_noted(u, k := 'openai_chat own'):
                 try:
                     if self.part(self.any_block(o), 'user')!=o: return False
                 except Exception: return False  # (the general path says what is wrong)

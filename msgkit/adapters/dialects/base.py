@@ -15,7 +15,7 @@ from ...shapes import *
 from ...losses import lose
 from ...registry import apis, get_api
 from ...codec import unb64
-from ...mediapart import with_fields, media, media_url, provider_file
+from ...mediapart import with_fields, media, media_url, provider_file, uri_media
 from ...readers.compat import ChatCompat
 from ..base import *
 from ..openai import IMG_MTS, chk_cache_opts
