@@ -1870,7 +1870,7 @@ docs = {
     '    ad: (not documented)\n'
     '    checked: (not documented) (default True)',
 'msgkit.plain.copy_json':
-    'JSON value `v` (as `json.loads` gives it: no object twice) with its dicts as new `Block`s, its lists as `Blocks`\n'
+    'JSON value `v` (as `json.loads` gives it, or `OBJS`, `ARRS`) with its dicts as new `Block`s, lists as `Blocks`\n'
     '\n'
     'Parameters:\n'
     '    v: (not documented)',
@@ -1889,7 +1889,7 @@ docs = {
     '    res: (not documented)\n'
     '    txt: (not documented)',
 'msgkit.plain.copy_msg':
-    'Message `d` (plain JSON) copied as the `Msg` the general path makes of one it keeps as it came\n'
+    'Message `d` (plain JSON, or a `Msg` of it) copied as the `Msg` the general path makes of one it keeps as it came\n'
     '\n'
     'Parameters:\n'
     '    d: (not documented)',

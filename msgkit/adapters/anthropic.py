@@ -794,7 +794,8 @@ def assemble(self:AnthropicAdapter, events):
 
 # %% ../../nbs/23_anthropic.ipynb #961a4b77
 from ..msgs import Block, Blocks
-from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn
+from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
+                          OBJS, ARRS)
 
 @patch
 def plain_msgs(self:AnthropicAdapter, ts):
@@ -826,38 +827,41 @@ def plain_msgs(self:AnthropicAdapter, ts):
 # %% ../../nbs/23_anthropic.ipynb #8bfed39f
 def _text(b)->str|None:
     "The text of Claude's text block `b` exactly `{'type': 'text', 'text'}`, if it is not blank"
-    if type(b) is dict and len(b)==2 and b.get('type')=='text' and type(s := b.get('text')) is str:
+    if type(b) in OBJS and len(b)==2 and b.get('type')=='text' and type(s := b.get('text')) is str:
         return s if s and not s.isspace() else None
 
 def _result(o):
     "`(id, text)` of a plain `tool_result` (its content text, or one text block), or `None`"
-    if type(o) is not dict or len(o)!=3 or o.get('type')!='tool_result' or type(i := o.get('tool_use_id')) is not str:
+    if type(o) not in OBJS or len(o)!=3 or o.get('type')!='tool_result' or type(i := o.get('tool_use_id')) is not str:
         return None
     s = o.get('content')
-    if type(s) is list: s = _text(s[0]) if len(s)==1 else None
+    if type(s) in ARRS: s = _text(s[0]) if len(s)==1 else None
     return (i, s) if type(s) is str and s and not s.isspace() else None
 
 def _call(o):
     "`(id, name, None, input)` of a plain `tool_use` block (its input plain JSON), or `None`"
-    if (type(o) is not dict or len(o)!=4 or o.get('type')!='tool_use' or type(i := o.get('id')) is not str or not i
-        or type(nm := o.get('name')) is not str or type(x := o.get('input')) is not dict or not plain_json(x)):
+    if (type(o) not in OBJS or len(o)!=4 or o.get('type')!='tool_use' or type(i := o.get('id')) is not str or not i
+        or type(nm := o.get('name')) is not str or type(x := o.get('input')) not in OBJS or not plain_json(x)):
         return None
     return (i, nm, None, x)
 
 @patch
 def plain_turn(self:AnthropicAdapter, d):
     "A Messages API message of the plainest kind as a plain turn (text, calls, results, text blocks); else `None`"
+    # (a plain dict, or a `Msg` `mk_msgs` returned as it is: `reads_msgs`)
     if type(self) is not AnthropicAdapter or len(d)!=2: return None
     r,c = d.get('role'),d.get('content')
     if type(r) is not str: return None
     if type(c) is str: return (r, 'text', c, d) if (r=='user' or r=='assistant') and c and not c.isspace() else None
-    if type(c) is not list or not c: return None
+    if type(c) not in ARRS or not c: return None
     if r=='assistant':
         txt = _text(c[0])
         calls = each(_call, c[1:] if txt is not None else c)
         return ('assistant', 'calls', (txt, calls), d) if calls else None
     if r!='user': return None
-    return user_turn(c, d, _result if type(c[0]) is dict and c[0].get('type')=='tool_result' else None, _text)
+    return user_turn(c, d, _result if type(c[0]) in OBJS and c[0].get('type')=='tool_result' else None, _text)
+
+AnthropicAdapter.reads_msgs = True
 
 # %% ../../nbs/23_anthropic.ipynb #ec38dff5
 _as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'fits_item', 'fix_item',

@@ -229,6 +229,9 @@ def plain_turn(self:Adapter, d:dict)->tuple|None:
     "Dict `d` as a plain turn (`plain`), if it is a plain item of this API's form that no reader or other API claims"
     return None
 
+# its `plain_turn` reads a `Msg` `mk_msgs` returned as it is (its `Block`s as dicts, `Blocks` as lists: `plain.OBJS`)
+Adapter.reads_msgs = False
+
 @patch
 @says_no  # (`mk_msgs` reads a history into plain turns only for an adapter that declares one of its own)
 def plain_msgs(self:Adapter, ts:list):

@@ -679,7 +679,8 @@ def assemble(self:BedrockAdapter, events):
 
 # %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
 from ..msgs import Block, Blocks
-from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn
+from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
+                          OBJS, ARRS)
 
 @patch
 def plain_msgs(self:BedrockAdapter, ts):
@@ -709,36 +710,39 @@ def plain_msgs(self:BedrockAdapter, ts):
 # %% ../../nbs/25_bedrock.ipynb #fbb364cd
 def _btext(b)->str|None:
     "The text of Converse's text block `b` exactly `{'text'}`, if it is not blank"
-    if type(b) is dict and len(b)==1 and type(s := b.get('text')) is str: return s if s and not s.isspace() else None
+    if type(b) in OBJS and len(b)==1 and type(s := b.get('text')) is str: return s if s and not s.isspace() else None
 
 def _bresult(o):
     "`(id, text)` of a plain `toolResult` block (its content one text block, no `status`), or `None`"
-    r = o.get('toolResult') if type(o) is dict and len(o)==1 else None
-    if type(r) is not dict or len(r)!=2 or type(i := r.get('toolUseId')) is not str: return None
+    r = o.get('toolResult') if type(o) in OBJS and len(o)==1 else None
+    if type(r) not in OBJS or len(r)!=2 or type(i := r.get('toolUseId')) is not str: return None
     c = r.get('content')
-    return (i, s) if type(c) is list and len(c)==1 and (s := _btext(c[0])) is not None else None
+    return (i, s) if type(c) in ARRS and len(c)==1 and (s := _btext(c[0])) is not None else None
 
 def _bcall(o):
     "`(id, name, None, input)` of a plain `toolUse` block (its input plain JSON), or `None`"
-    u = o.get('toolUse') if type(o) is dict and len(o)==1 else None
-    if (type(u) is not dict or len(u)!=3 or type(i := u.get('toolUseId')) is not str or not i
-        or type(nm := u.get('name')) is not str or type(x := u.get('input')) is not dict or not plain_json(x)):
+    u = o.get('toolUse') if type(o) in OBJS and len(o)==1 else None
+    if (type(u) not in OBJS or len(u)!=3 or type(i := u.get('toolUseId')) is not str or not i
+        or type(nm := u.get('name')) is not str or type(x := u.get('input')) not in OBJS or not plain_json(x)):
         return None
     return (i, nm, None, x)
 
 @patch
 def plain_turn(self:BedrockAdapter, d):
     "A Converse message of the plainest kind as a plain turn (text, calls, results, text blocks); else `None`"
+    # (a plain dict, or a `Msg` `mk_msgs` returned as it is: `reads_msgs`)
     if type(self) is not BedrockAdapter or len(d)!=2: return None
     r,c = d.get('role'),d.get('content')
-    if type(r) is not str or type(c) is not list or not c or r!='user' and r!='assistant': return None
+    if type(r) is not str or type(c) not in ARRS or not c or r!='user' and r!='assistant': return None
     if r=='assistant':
         txt = _btext(c[0])
         # (its text in a block: kept as it came for Bedrock; another API reads it as a block, the general way)
         if txt is not None and len(c)==1: return ('assistant', 'own', None, d)
         calls = each(_bcall, c[1:] if txt is not None else c)
         return ('assistant', 'calls', (txt, calls), d) if calls else None
-    return user_turn(c, d, _bresult if type(c[0]) is dict and 'toolResult' in c[0] else None, _btext)
+    return user_turn(c, d, _bresult if type(c[0]) in OBJS and 'toolResult' in c[0] else None, _btext)
+
+BedrockAdapter.reads_msgs = True
 
 # %% ../../nbs/25_bedrock.ipynb #3033b9b3
 _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px',

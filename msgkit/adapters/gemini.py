@@ -790,7 +790,8 @@ def assemble(self:GeminiAdapter, chunks):
 
 # %% ../../nbs/24_gemini.ipynb #92bd7ce2
 from ..msgs import Block, Blocks
-from ..plain import copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn
+from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
+                          OBJS, ARRS)
 
 def _plain_fc(i, nm, a):
     "A plain call's `function_call`, its id as `part` writes it (`gem_id`)"
@@ -837,40 +838,43 @@ def plain_msgs(self:GeminiAdapter, ts):
 # %% ../../nbs/24_gemini.ipynb #a1d4c355
 def _gtext(p)->str|None:
     "The text of Gemini's text part `p` exactly `{'text'}`, if it is not blank"
-    if type(p) is dict and len(p)==1 and type(s := p.get('text')) is str: return s if s and not s.isspace() else None
+    if type(p) in OBJS and len(p)==1 and type(s := p.get('text')) is str: return s if s and not s.isspace() else None
 
 def _gcall(p):
     "`(id, name, None, args)` of a plain `function_call` part (with its id; its signature bytes or text), or `None`"
-    if type(p) is not dict or not 0<len(p)<=2 or len(p)==2 and type(p.get('thought_signature')) not in (bytes, str):
+    if type(p) not in OBJS or not 0<len(p)<=2 or len(p)==2 and type(p.get('thought_signature')) not in (bytes, str):
         return None
     f = p.get('function_call')
-    if (type(f) is not dict or len(f)!=3 or type(i := f.get('id')) is not str or not i
-        or type(nm := f.get('name')) is not str or type(x := f.get('args')) is not dict or not plain_json(x)):
+    if (type(f) not in OBJS or len(f)!=3 or type(i := f.get('id')) is not str or not i
+        or type(nm := f.get('name')) is not str or type(x := f.get('args')) not in OBJS or not plain_json(x)):
         return None
     return (i, nm, None, x)
 
 def _gresult(p):
     "`(id, text)` of a plain `function_response` part (its id, its name, a `response` of one `output` text), or `None`"
-    f = p.get('function_response') if type(p) is dict and len(p)==1 else None
-    if type(f) is not dict or len(f)!=3 or type(i := f.get('id')) is not str or type(f.get('name')) is not str:
+    f = p.get('function_response') if type(p) in OBJS and len(p)==1 else None
+    if type(f) not in OBJS or len(f)!=3 or type(i := f.get('id')) is not str or type(f.get('name')) is not str:
         return None
     r = f.get('response')
-    s = r.get('output') if type(r) is dict and len(r)==1 else None
+    s = r.get('output') if type(r) in OBJS and len(r)==1 else None
     return (i, s) if type(s) is str and s and not s.isspace() else None
 
 @patch
 def plain_turn(self:GeminiAdapter, d):
     "A Gemini `Content` of the plainest kind as a plain turn (text, calls, results); else `None`"
+    # (a plain dict, or a `Msg` `mk_msgs` returned as it is: `reads_msgs`)
     if type(self) is not GeminiAdapter or len(d)!=2: return None
     r,ps = d.get('role'),d.get('parts')
-    if type(ps) is not list or not ps: return None
+    if type(ps) not in ARRS or not ps: return None
     if r=='model':
         txt = _gtext(ps[0])
         if txt is not None and len(ps)==1: return ('assistant', 'own', None, d)  # (the model's text, a part)
         calls = each(_gcall, ps[1:] if txt is not None else ps)
         return ('assistant', 'own calls', (txt, calls), d) if calls else None
     if r!='user': return None
-    return user_turn(ps, d, _gresult if type(ps[0]) is dict and 'function_response' in ps[0] else None, _gtext)
+    return user_turn(ps, d, _gresult if type(ps[0]) in OBJS and 'function_response' in ps[0] else None, _gtext)
+
+GeminiAdapter.reads_msgs = True
 
 # %% ../../nbs/24_gemini.ipynb #13060e95
 _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',

@@ -830,6 +830,7 @@ _fc,_fco = ['type','call_id','name','arguments'],['type','call_id','output']  # 
 @patch
 def plain_turn(self:OpenAIAdapter, d):
     "A Responses input item of the plainest kind as a plain turn (text, a call, a call's output); else `None`"
+    # (a plain dict, or a `Msg` `mk_msgs` returned as it is, `reads_msgs`: its items hold text alone)
     if type(self) is not OpenAIAdapter: return None
     t = d.get('type')
     if t is None:  # a text message (as Chat's)
@@ -846,6 +847,8 @@ def plain_turn(self:OpenAIAdapter, d):
         if len(d)!=3 or list(d)!=_fco: return None
         i,s = d['call_id'],d['output']
         return ('user', 'result', (i, s), None) if type(i) is str and type(s) is str and s and not s.isspace() else None
+
+OpenAIAdapter.reads_msgs = True
 
 # %% ../../nbs/21_openai.ipynb #614282bb
 _as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy', 'before_send', 'chk_px', 'img_px',
