@@ -1919,6 +1919,11 @@ docs = {
     '\n'
     'Parameters:\n'
     '    *names: (not documented)',
+'msgkit.plain.vouches':
+    "Is `ad.rules_as_shipped` a snapshot of its own class's rules (`shipped`), `text_msg` among them? (Not a dialect's)\n"
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)',
 'msgkit.plain.plain_ready':
     "The text makers `ad`'s `plain_msgs` renders `ts` with; `None`: a subclass, a rule patched (the general path's)\n"
     '\n'
@@ -1959,10 +1964,11 @@ docs = {
     '\n'
     'Parameters:\n'
     "    api: An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them), or an adapter",
-'msgkit.registry.Rules':
-    "Adapters' metaclass: setting or deleting a member of an adapter class (a rule patched) bumps `rules_version()`",
-'msgkit.registry.rules_version':
-    "How many times an adapter class's member was set or deleted (`Rules`): a check made at one holds till the next",
+'msgkit.registry.registered':
+    "Is adapter `ad` the one registered under its name (a shipped API or dialect), not one of a user's own making?\n"
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)',
 'msgkit.registry.says_no':
     'Mark base method `f` as one that says no of every input: `all_adapters(asks=f.__name__)` leaves out who keeps it\n'
     '\n'

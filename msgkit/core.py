@@ -21,7 +21,7 @@ from .mediapart import *
 from .history import read_history, read_item, owner, parse_with
 from .repairs import repair
 from .render import render_turns, Rendered
-from .plain import text_maker, text_makers, plain_turns, plain_str, as_history
+from .plain import text_maker, text_makers, plain_turns, plain_str, as_history, vouches
 from .download import fetcher
 from .fit import fit_turns
 from .cache import cache_plan, place_cache
@@ -129,11 +129,15 @@ def _texts(msgs, ad)->list|None:
     out,role,mk,ks = [],'user',None,None
     for o in msgs:
         if (t := type(o)) is not str and t not in _dicts: return None  # (a list, bytes, a part: no rule asked)
-        if mk is None:  # (once an item may be text)
-            if not ad.rules_as_shipped(): return None  # (a rule patched since, `text_of` among them: that path's)
-            mk,ks = text_makers(ad),_made_keys(ad)
+        # (a rule patched since, `text_of` among them: that path's)
+        if mk is None and not ad.rules_as_shipped(): return None
         s = o if t is str else ad.text_of(o, role)
         if type(s) is not str or not plain_str(s): return None  # (a URL, data URI or blank: sniffed)
+        if mk is None:  # (once a history is text so far: most stop at once)
+            # (a maker checked on each call, but where a snapshot said `text_msg` is as shipped, `vouches`; one that
+            # refuses the text it is made with: the general path's)
+            try: mk,ks = text_makers(ad, not vouches(ad)),_made_keys(ad)
+            except MsgkitError: return None
         out.append(m := mk[role](s))
         # a dict of the target's own text form is kept as it came on the general path: its key order, as `fix_item`
         # leaves it. Made the same, it may go this way; else that way (a user's `{'content', 'role'}`, Chat's

@@ -5,15 +5,16 @@
 # %% auto #0
 __all__ = ['ARGS_MEMO', 'ARGS_MAX', 'ARGS_DEEP', 'DICT_VIEWS', 'OBJS', 'ARRS', 'HOLES', 'plain_str', 'id_ok', 'name_ok',
            'plain_args', 'as_plain', 'plain_turns', 'text_maker', 'text_makers', 'copy_json', 'each', 'user_turn',
-           'copy_msg', 'plain_json', 'plain_imgs', 'new_msg', 'as_history', 'shipped', 'plain_ready']
+           'copy_msg', 'plain_json', 'plain_imgs', 'new_msg', 'as_history', 'shipped', 'vouches', 'plain_ready']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
 import re, json
+from operator import attrgetter
 from fastcore.basics import AttrDict
 from .errors import *
 from .parts import *
 from .msgs import Msg, Block, Blocks, History, msg_of, msg_maker
-from .registry import all_adapters, rules_version, Rules
+from .registry import all_adapters, registered
 from .repairs import fit_name
 from .mediapart import media, image_part, payload
 
@@ -190,23 +191,19 @@ def plain_turns(
 
 # %% ../nbs/11b_plain.ipynb #73ccdd0b
 HOLES = ('\0msgkit: a text\0', ' \n\0msgkit: another, ünï\0\t ')  # (the second: spaces that strip would drop)
-_makers = {}  # (adapter, role, its `text_msg`) -> (a function making that text message as a `Msg`, checked at)
+_makers = {}  # (adapter, role, its `text_msg`) -> a function making that text message as a `Msg`
 
 def text_maker(ad, role:str, checked:bool=True):
     "A function of `s` making `ad.text_msg(role, s)` as a `Msg` (`msg_maker`; else `msg_of` of it)"
     a,b = HOLES
-    # the second hole asked again once an adapter class changed (~1 µs, `rules_version`): a `text_msg` patched since,
-    # on the adapter, its class or one it calls (a dialect's base), gets a maker of its own (`checked=False`: the
-    # caller knows none is, `shipped`)
+    # the second hole asked on every call (~1 µs): a `text_msg` patched since, on the adapter, its class or one it
+    # calls (a dialect's base), gets a maker of its own (`checked=False`: the caller knows none is, `shipped`)
     k = ad, role, type(ad).text_msg, ad.__dict__.get('text_msg')  # (the maker of the `text_msg` it was made from)
-    if (e := _makers.get(k)) is not None and (not checked or e[1]==rules_version()): return e[0]
-    v = rules_version()
-    if e is not None and e[0](b)==ad.text_msg(role, b): f = e[0]
-    else:
+    if (f := _makers.get(k)) is None or checked and f(b)!=ad.text_msg(role, b):
         f = msg_maker(ad.text_msg(role, a), a)
         # the second hole, to be sure the message holds the text as it is (not stripped, say), wherever it is
         if f is None or f(b)!=ad.text_msg(role, b): f = lambda s: msg_of(ad.text_msg(role, s))
-    _makers[k] = f,v
+        _makers[k] = f
     return f
 
 def text_makers(ad, checked:bool=True)->dict:
@@ -282,17 +279,19 @@ def shipped(cls, *names):
     "A function of an adapter telling whether `cls`'s members `names` are still those they are now, and its own"
     # (made at the end of its adapter's notebook, once `img_px` and the rest are set; no other module sets them);
     # its own: an instance that patched one of them for itself (`ad.text_msg = ...`) is asked too
-    get,cs,ns = getattr,[cls]*len(names),frozenset(names)
-    now,seen = tuple(map(get, cs, names)),[-1]  # (`seen`: the `rules_version()` they were last found the same at)
-    counted = isinstance(cls, Rules)  # (a class that counts no changes: compared every time)
+    get,ns = attrgetter(*names),frozenset(names)
+    now = get(cls)
+    # (in C, ~0.4 µs: a function patched is another object, a value patched another value). An adapter of a class of
+    # its own, not registered (a user's subclass), is asked of its own class too: it may spell one its own way
     def ok(ad):
-        if not ns.isdisjoint(ad.__dict__): return False
-        if seen[0]==(v := rules_version()): return True  # (no adapter class changed since: as they were)
-        # (in C: a function patched is another object, a value patched another value)
-        if tuple(map(get, cs, names))!=now: return False
-        if counted: seen[0] = v
-        return True
+        return (get(cls)==now and ns.isdisjoint(ad.__dict__)
+                and (type(ad) is cls or registered(ad) or get(type(ad))==now))
+    ok.cls = cls  # (the class it is a snapshot of: `vouches`)
     return ok
+
+def vouches(ad)->bool:
+    "Is `ad.rules_as_shipped` a snapshot of its own class's rules (`shipped`), `text_msg` among them? (Not a dialect's)"
+    return getattr(type(ad).rules_as_shipped, 'cls', None) is type(ad)
 
 def plain_ready(ad, cls, ok, ts)->dict|None:
     "The text makers `ad`'s `plain_msgs` renders `ts` with; `None`: a subclass, a rule patched (the general path's)"

@@ -14,12 +14,12 @@ from ..sniff import *
 from ..parts import *
 from ..shapes import fits
 from ..losses import lose
-from ..registry import all_adapters, get_api, says_no, Rules
+from ..registry import all_adapters, get_api, says_no
 from ..mediapart import with_fields, data_len
 from ..repairs import fit_name
 
 # %% ../../nbs/20_adapters.ipynb #07ba1ac5
-class Adapter(metaclass=Rules):
+class Adapter:
     "Base for API adapters: subclasses say how their API spells each part, and what it takes"
     name = None  # the `api=` value
     # kind -> media types (as bytes); media types by URL; kind -> (most bytes, how)
@@ -763,7 +763,8 @@ _attr_docs = dict(
     name_chars="the characters its tool names may use (a regex class)", name_max="the longest tool name it takes",
     name_first="the characters a tool name may start with (a regex class)",
     one_text="the roles whose text it takes as one string", system_apart="does it take leading system turns apart?",
-    ranges="option -> (lowest, highest, where the API states it): the bounds `mk_request` holds numbers to")
+    ranges="option -> (lowest, highest, where the API states it): the bounds `mk_request` holds numbers to",
+    reads_msgs="does its `plain_turn` read a `Msg` `mk_msgs` returned as it is (`Block`s as dicts, `Blocks` as lists)?")
 
 def contract()->str:
     "A Markdown table of every member of `Adapter` an adapter may override: its default and its doc"
