@@ -75,8 +75,8 @@ def plain_args(a:str)->dict|None:
 
 # %% ../nbs/11b_plain.ipynb #b093fdf3
 DICT_VIEWS = frozenset({Msg, Block, AttrDict})  # msgkit's own dicts (and fastcore's): read as the dicts they are
-# a JSON object and array as a reader that `reads_msgs` takes them: plain, or as a `Msg` `mk_msgs` returned holds them
-OBJS,ARRS = frozenset({dict, Block}),frozenset({list, Blocks})
+OBJS = frozenset({dict, Block})  # a JSON object as a reader that `reads_msgs` takes it: a dict, or a `Msg`'s `Block`
+ARRS = frozenset({list, Blocks})  # a JSON array as such a reader takes it: a list, or a `Msg`'s `Blocks`
 
 def as_plain(v, d:int=0):
     "`v` with msgkit's own `Msg`s, `Block`s (fastcore `AttrDict`s) and `Blocks` as plain dicts and lists (a copy)"
