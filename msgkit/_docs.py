@@ -1965,7 +1965,7 @@ docs = {
     'Parameters:\n'
     "    api: An API's name, as `api=` takes it ('openai', 'anthropic', ...; `apis()` lists them), or an adapter",
 'msgkit.registry.registered':
-    "Is adapter `ad` the one registered under its name (a shipped API or dialect), not one of a user's own making?\n"
+    "Is adapter `ad` one msgkit ships (a shipped API or dialect, registered under its name), not a user's own making?\n"
     '\n'
     'Parameters:\n'
     '    ad: (not documented)',

@@ -134,11 +134,16 @@ def _texts(msgs, ad)->list|None:
         s = o if t is str else ad.text_of(o, role)
         if type(s) is not str or not plain_str(s): return None  # (a URL, data URI or blank: sniffed)
         if mk is None:  # (once a history is text so far: most stop at once)
-            # (a maker checked on each call, but where a snapshot said `text_msg` is as shipped, `vouches`; one that
-            # refuses the text it is made with: the general path's)
-            try: mk,ks = text_makers(ad, not vouches(ad)),_made_keys(ad)
-            except MsgkitError: return None
-        out.append(m := mk[role](s))
+            # (made at once where a snapshot says `text_msg` is as shipped, `vouches`; else `text_msg` asked of each
+            # text, whose message may depend on it. One that refuses a text: the general path says what it says)
+            try:
+                mk = (text_makers(ad, False) if vouches(ad) else
+                      {r:(lambda s, r=r: msg_of(ad.text_msg(r, s))) for r in ('user','assistant')})
+                ks = _made_keys(ad)
+            except Exception: return None
+        try: m = mk[role](s)
+        except Exception: return None
+        out.append(m)
         # a dict of the target's own text form is kept as it came on the general path: its key order, as `fix_item`
         # leaves it. Made the same, it may go this way; else that way (a user's `{'content', 'role'}`, Chat's
         # assistant, whose `content` `fix_item` puts first). (Two keys, the first the same: the same order)

@@ -113,6 +113,8 @@ def plain_turns(
     out,role,todo,ids,idok,nok,items = [],'user',[],set(),id_ok(ad),name_ok(ad),None
     # the readers, the target's first; the one that read the last dict is asked first (a history keeps one format)
     if not (fs := [s.plain_turn for s in all_adapters(ad, asks='plain_turn')]): return None
+    # (the list is kept by the API's name: another instance of the target's class, first in it, is this one's reader)
+    if fs[0].__self__ is not ad and type(fs[0].__self__) is type(ad): fs[0] = ad.plain_turn
     cur,own,ok = fs[0],(fs[0] if fs[0].__self__ is ad else None),None
     for o in h:
         t,r = type(o),None

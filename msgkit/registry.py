@@ -67,8 +67,8 @@ def get_api(
     return _apis[api]
 
 def registered(ad)->bool:
-    "Is adapter `ad` the one registered under its name (a shipped API or dialect), not one of a user's own making?"
-    return _apis.get(getattr(ad, 'name', None)) is ad
+    "Is adapter `ad` one msgkit ships (a shipped API or dialect, registered under its name), not a user's own making?"
+    return _apis.get(getattr(ad, 'name', None)) is ad and type(ad).__module__.startswith(_root + '.')
 
 # %% ../nbs/07_registry.ipynb #80a27e20
 def says_no(f):
