@@ -284,7 +284,8 @@ def shipped(cls, *names):
     get,ns = attrgetter(*names),frozenset(names)
     now = get(cls)
     # (in C, ~0.4 µs: a function patched is another object, a value patched another value). An adapter of a class of
-    # its own, not registered (a user's subclass), is asked of its own class too: it may spell one its own way
+    # its own that msgkit doesn't ship (a user's subclass, registered or not) is asked of its own class too: it may
+    # spell one its own way
     def ok(ad):
         return (get(cls)==now and ns.isdisjoint(ad.__dict__)
                 and (type(ad) is cls or registered(ad) or get(type(ad))==now))

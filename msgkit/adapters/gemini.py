@@ -59,8 +59,9 @@ class GeminiAdapter(Adapter):
     def text_msg(self, role, s): return dict(role={'assistant':'model'}.get(role, role), parts=[dict(text=s)])
     def text_of(self, d, role):
         "The text of a message of `role` holding just text: `{'role', 'content'}`, or a `Content` of one text part"
-        if (s := Adapter.text_of(self, d, role)) is not None: return s
-        ps = d.get('parts') if len(d)==2 and d.get('role')==('model' if role=='assistant' else role) else None
+        # (its own `Content` asked first: a history kept in Gemini's form is most of what comes here)
+        if len(d)!=2 or (ps := d.get('parts')) is None: return Adapter.text_of(self, d, role)
+        if d.get('role')!=('model' if role=='assistant' else role): return None
         p = ps[0] if type(ps) is list and len(ps)==1 else None
         return p.get('text') if isinstance(p, dict) and len(p)==1 else None
     def split_msg(self, d):
