@@ -285,10 +285,14 @@ def shipped(cls, *names):
     now = get(cls)
     # (in C, ~0.4 µs: a function patched is another object, a value patched another value). An adapter of a class of
     # its own that msgkit doesn't ship (a user's subclass, registered or not) is asked of its own class too: it may
-    # spell one its own way
+    # spell one its own way. One msgkit ships (a dialect): its class as it was when first asked (patched since: not)
+    shots = {}
     def ok(ad):
-        return (get(cls)==now and ns.isdisjoint(ad.__dict__)
-                and (type(ad) is cls or registered(ad) or get(type(ad))==now))
+        if get(cls)!=now or not ns.isdisjoint(ad.__dict__): return False
+        if (t := type(ad)) is cls: return True
+        if not registered(ad): return get(t)==now
+        if (s := shots.get(t)) is None: s = shots[t] = get(t)
+        return get(t)==s
     ok.cls = cls  # (the class it is a snapshot of: `vouches`)
     return ok
 

@@ -7,9 +7,10 @@ Every test compares what `mk_msgs` (or `mk_request`) gives with what the general
 `plain_turns`, `_texts`, `own_history`), as JSON with key order, types and warnings, or the error.
 
 The first group are defects (22 tests that failed; each predates both commits: the same at 0d2da24^, none in the
-reading of `Msg`s as they are). Fixed since, but D2 (a strict xfail: a shipped dialect's class has no snapshot of its
-own): D1 `registered` means one msgkit ships; D3, D4 `_texts` asks a user adapter's `text_msg` of each text, and goes
-the general path at any error; D5 `plain_turns` puts the target's own reader first; D6 Chat's snapshot holds `roles`.
+reading of `Msg`s as they are). All fixed since: D1 `registered` means one msgkit ships; D2 a shipped dialect's class is
+compared with itself as first asked (a patch before its first use is still taken as shipped); D3, D4 `_texts` asks a
+user adapter's `text_msg` of each text, and goes the general path at any error; D5 `plain_turns` puts the target's own
+reader first; D6 Chat's snapshot holds `roles`.
   D1 a user's subclass *registered* (`register`) has its own `tidy`/`roles` skipped by the text path (`shipped.ok`'s
      `registered(ad)` short cut: a463ed0 fixed the unregistered case only);
   D2 a registered dialect's class (or `Dialect`) patched (`tidy`, `chk_role`): skipped the same way (no dialect class
@@ -162,8 +163,6 @@ def _d_tidy(self, ms, *a, **k):
 def _d_chk_role(self, m):
     if m.get('role') == 'assistant': raise InputError("this server takes no assistant turns")
 
-@pytest.mark.xfail(strict=True, reason="left (predating, session 11): a shipped dialect's class has no snapshot of its own; "
-                   "one taken once its module is imported would say when it was patched since")
 @pytest.mark.parametrize('where', ['groq', 'Dialect'])
 @pytest.mark.parametrize('rule', ['tidy', 'chk_role'])
 def test_patched_dialect_class_rule_text_path(rule, where, monkeypatch):
