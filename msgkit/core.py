@@ -10,6 +10,7 @@ __all__ = ['render_history', 'finish_msgs', 'chk_sent', 'mk_msg', 'plain_history
 import copy, json
 from pathlib import Path
 from functools import partial
+from operator import itemgetter
 from fastcore.basics import AttrDict
 from .errors import *
 from .sniff import *
@@ -123,44 +124,79 @@ def _made_keys(ad)->dict:
         _kept[k] = r
     return r
 
+_first,_strs_only = itemgetter(0),{str}
+
+def _strs(msgs, ad)->list|None:
+    "A history of strings alone, each plain text (`plain_str`), alternating from a user turn, made at once; else `None`"
+    # (in C where it can be: the set of their first characters; only a text that opens with a space, an h or a d is
+    # asked `plain_str`, which looks for a URL or a data URI there)
+    try: fs = set(map(_first, msgs))
+    except IndexError: return None  # (an empty text: the general path's)
+    if odd := {c for c in fs if c in 'hHdD' or c.isspace()}:
+        for s in msgs:
+            if s[0] in odd and not plain_str(s): return None
+    mk = (text_makers(ad, False) if vouches(ad) else
+          {r:(lambda s, r=r: msg_of(ad.text_msg(r, s))) for r in ('user','assistant')})
+    # (a maker of `msg_maker` makes many at once, `many`: the dicts in one comprehension, the `Msg`s in C)
+    def many(f, ss): return f.many(ss) if hasattr(f, 'many') else list(map(f, ss))
+    out = [None]*len(msgs)
+    out[0::2],out[1::2] = many(mk['user'], msgs[0::2]),many(mk['assistant'], msgs[1::2])
+    return out
+
 def _texts(msgs, ad)->list|None:
     "The messages of a history of plain text alone, alternating from a user turn, made at once; else `None`"
     if type(msgs) is not list and type(msgs) is not History: return None  # (a `History`: what `mk_msgs` gave)
-    out,role,mk,ks = [],'user',None,None
+    if not msgs: return []
+    if (t := type(msgs[0])) is not str and t not in _dicts: return None  # (a list, bytes, a part: no rule asked)
+    # (a rule patched since, `text_of` among them: that path's)
+    if not ad.rules_as_shipped(): return None
+    # (made at once where a snapshot says `text_msg` is as shipped, `vouches`; else `text_msg` asked of each text,
+    # whose message may depend on it. One that refuses a text: the general path says what it says)
+    if t is str and set(map(type, msgs))==_strs_only:  # (strings alone: most chats, made in two maps)
+        try: return _strs(msgs, ad)
+        except Exception: return None
+    out,u,mk,ks,tof = [],True,None,None,ad.text_of
     for o in msgs:
-        if (t := type(o)) is not str and t not in _dicts: return None  # (a list, bytes, a part: no rule asked)
-        # (a rule patched since, `text_of` among them: that path's)
-        if mk is None and not ad.rules_as_shipped(): return None
-        s = o if t is str else ad.text_of(o, role)
-        if type(s) is not str or not plain_str(s): return None  # (a URL, data URI or blank: sniffed)
+        if (t := type(o)) is str: s = o
+        elif t in _dicts:
+            # (a role of a str subclass, an Enum: kept as it came where the general path keeps the dict)
+            if type(s := tof(o, 'user' if u else 'assistant')) is not str or type(o.get('role', '')) is not str:
+                return None
+        else: return None
+        # (a URL, data URI or blank: sniffed. A text opening with a letter or digit but h or d is none of them)
+        if ((c := s[:1]) in 'hHdD' or not c.isalnum()) and not plain_str(s): return None
         if mk is None:  # (once a history is text so far: most stop at once)
-            # (made at once where a snapshot says `text_msg` is as shipped, `vouches`; else `text_msg` asked of each
-            # text, whose message may depend on it. One that refuses a text: the general path says what it says)
             try:
                 mk = (text_makers(ad, False) if vouches(ad) else
                       {r:(lambda s, r=r: msg_of(ad.text_msg(r, s))) for r in ('user','assistant')})
-                ks = _made_keys(ad)
+                mu,ma,ks = mk['user'],mk['assistant'],_made_keys(ad)
             except Exception: return None
-        try: m = mk[role](s)
+        try: m = mu(s) if u else ma(s)
         except Exception: return None
         out.append(m)
         # a dict of the target's own text form is kept as it came on the general path: its key order, as `fix_item`
         # leaves it. Made the same, it may go this way; else that way (a user's `{'content', 'role'}`, Chat's
         # assistant, whose `content` `fix_item` puts first). (Two keys, the first the same: the same order)
         if s is not o:
-            kl,kept = ks[role]
+            kl,kept = ks['user' if u else 'assistant']
             if ((not kept or len(o)>2 or next(iter(o))!=kl[0]) and o.keys()==m.keys()
                     and (not kept or list(o)!=kl)): return None
-        role = 'assistant' if role=='user' else 'user'
+        u = not u
     return out
 
 # %% ../nbs/47_core.ipynb #3118a934
 def plain_history(msgs, ad)->list|None:
     "What `mk_msgs` gives for `msgs` with no option set, if a short way takes it; else `None` (the general path's)"
-    # text alone: what `tidy` leaves as it is, made as `Msg`s at once; what `before_send` changes, a `Msg` by `msg_of`
-    if (tx := _texts(msgs, ad)) is not None: return as_history(ad.before_send(tx))
-    # a history already in the target's plainest form, nothing to change (Chat's, say): copied (shallow by its shape)
-    if (own := ad.own_history(msgs)) is not None: return own
+    # a history already in the target's plainest form, nothing to change (Chat's, say): copied (shallow by its shape).
+    # Asked first of a history of messages (text first: none is)
+    own = type(msgs) is list or type(msgs) is History
+    if (not own or not msgs or type(msgs[0]) is not str) and (own := ad.own_history(msgs)) is not None:
+        return own
+    # text alone: what `tidy` leaves as it is, made as `Msg`s at once; what `before_send` changes (`texts_send`), a
+    # `Msg` by `msg_of`
+    if (tx := _texts(msgs, ad)) is not None:
+        # (`Msg`s all, as made here: unless `texts_send` made one anew)
+        return History(tx) if (sent := ad.texts_send(tx)) is tx else as_history(sent)
     # a plain history (text, calls each answered straight after, images): read and rendered in one pass (`plain`)
     if not getattr(type(ad).plain_msgs, 'says_no', False) and (ts := plain_turns(msgs, ad)) is not None:
         return ad.plain_msgs(ts)
@@ -181,7 +217,9 @@ def mk_msgs(
     "A list of messages for `api`: items without a role of their own alternate with the message before them"
     ad = get_api(api)
     ad.chk_opts(kw)
-    chk_depth('mk_msgs', cache, ttl, cache_last_ckpt_only, fetch, fit, kw)  # `msgs` below: plain text is shallow
+    # (`msgs` below: plain text is shallow. An option not given is never too deep: most calls)
+    if cache or ttl or cache_last_ckpt_only or fetch or fit or kw:
+        chk_depth('mk_msgs', cache, ttl, cache_last_ckpt_only, fetch, fit, kw)
     cache_plan(cache)  # (a `cache=` it refuses, falsy or not, refused before the fast paths below)
     if not (cache or cache_last_ckpt_only or fetch or fit or kw) and (res := plain_history(msgs, ad)) is not None:
         return res

@@ -7,6 +7,7 @@ __all__ = ['Msg', 'msg_of', 'History', 'as_msgs', 'Block', 'Blocks', 'wrap', 'ms
 
 # %% ../nbs/05_msgs.ipynb #37e46059
 import operator
+from itertools import repeat
 from fastcore.basics import AttrDict
 from .errors import too_deep
 from .parts import Turn, Part, obj
@@ -124,14 +125,27 @@ def msg_maker(
         if t is list: return f"L(({''.join(ex(o)+',' for o in v)}))"
         if t is not dict or any(type(k) is not str or k==hole for k in v): raise TypeError
         d = f"{{{', '.join(ex(k)+': '+ex(o) for k,o in v.items())}}}"
-        return f"ior(new(m), {d})" if top else f"b({d})"
+        return d if top else f"b({d})"
     if type(tmpl) is not dict or too_deep(tmpl, 30): return None
     try: src = ex(tmpl, True)
     except TypeError: return None
     if n[0]!=1: return None
     # (a `Block` and `Blocks` by their own constructors, in C: neither has an `__init__` of its own; a `Msg`, which has,
-    # made empty and filled by `|=`, in C too: no Python call but the function itself)
-    return eval(f'lambda s: {src}', dict(c=tuple(cs), m=Msg, new=_new, ior=operator.ior, b=Block, L=Blocks))
+    # made empty and filled by `|=`, in C too: no Python call but the function itself). `f.many(ss)`: `[f(s) for s in
+    # ss]`, the dicts made in one comprehension and the `Msg`s in C, with no call a text
+    env = dict(c=tuple(cs), m=Msg, new=_new, ior=operator.ior, b=Block, L=Blocks, rep=repeat)
+    f = eval(f'lambda s: ior(new(m), {src})', env)
+    f.many = eval(f'lambda ss: list(map(ior, map(new, rep(m, len(ss))), [{src} for s in ss]))', env)
+    # (a flat template, the hole a value of its own, Chat's `{'role', 'content'}`: each a copy of it, its text set in C)
+    if all(type(v) in _scalars for v in tmpl.values()):
+        k,t = next(k for k,v in tmpl.items() if v==hole),dict(tmpl)
+        def many(ss):
+            ms = list(map(operator.ior, map(_new, repeat(Msg, len(ss))), repeat(t, len(ss))))
+            any(map(_set, ms, repeat(k, len(ss)), ss))  # (`dict.__setitem__` of each: `None`, so `any` goes on)
+            return ms
+        f.many = many
+    return f
+_set = dict.__setitem__
 
 # %% ../nbs/05_msgs.ipynb #acabbfcb
 class Request(dict):

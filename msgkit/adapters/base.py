@@ -323,6 +323,12 @@ def before_send(self:Adapter, msgs:list)->list:
     return msgs
 
 @patch
+def texts_send(self:Adapter, msgs:list)->list:
+    "Messages of text alone (`text_msg`'s, alternating from a user turn) as `before_send` sends them (the text path's)"
+    # (an adapter whose `before_send` looks through every block for what a text message never holds says so here)
+    return self.before_send(msgs)
+
+@patch
 def item_role(self:Adapter, d)->str:
     "The role history item `d` plays (top-level items without one are the model's)"
     return d.get('role', 'assistant')

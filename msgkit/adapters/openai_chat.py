@@ -423,7 +423,10 @@ def parse_item(self:OpenAIChatAdapter, d):
 
 # %% ../../nbs/22_openai_chat.ipynb #582450ef
 from ..msgs import History, Msg, Block, Blocks
+from operator import ior as _ior, itemgetter
+from itertools import repeat
 from ..plain import id_ok, name_ok, plain_args, copy_json, new_msg, shipped, as_plain, DICT_VIEWS
+_new = dict.__new__
 
 @patch
 def _own_blocks(self:OpenAIChatAdapter, c)->bool:
@@ -458,33 +461,58 @@ def _own_call(k):
     dict.__setitem__(b, 'function', Block(k['function']))
     return b
 
+_role,_content,_cnone = itemgetter('role'),itemgetter('content'),{'content':None}
+
+def _text_chat(h)->list|None:
+    "Chat dicts `h` of text alone, `{'role', 'content'}` user and assistant in turn (a system's first), copied in C"
+    # (what the loop below makes of them, for most chats' histories with nothing to check a message in Python: each
+    # user's message copied as it came, each model's with `content` first, as `fix_item` puts it). Each has a `role`
+    # and a `content`, so two keys each is `2n` keys in all
+    if set(map(type, h))!=_dict1: return None
+    try: rs,cs = list(map(_role, h)),list(map(_content, h))
+    except KeyError: return None
+    n = len(h); s = rs[0]=='system'; us,As = rs[s::2],rs[s+1::2]
+    if (sum(map(len, h))!=2*n or us.count('user')!=len(us) or As.count('assistant')!=len(As)
+        or set(map(type, cs))!=_str1 or not all(cs) or any(map(str.isspace, cs))): return None
+    out,us,As = [None]*n,h[s::2],h[s+1::2]
+    if s: out[0] = _ior(_new(Msg), h[0])
+    out[s::2] = map(_ior, map(_new, repeat(Msg, len(us))), us)
+    out[s+1::2] = map(_ior, map(_ior, map(_new, repeat(Msg, len(As))), repeat(_cnone, len(As))), As)
+    return out
+_dict1,_str1 = {dict},{str}
+
 @patch
 def own_history(self:OpenAIChatAdapter, h):
     "History `h` as `mk_msgs` gives it, if it is already in Chat's plainest form with nothing to change; else `None`"
     # (a dialect: its own rules)
     if type(self) is not OpenAIChatAdapter or type(h) is not list and type(h) is not History or not h: return None
     if not _as_shipped(self): return None  # (a rule patched)
+    if (tx := _text_chat(h)) is not None: return History(tx)
     ids,todo,prev,idok,nok,out = set(),[],None,id_ok(self),name_ok(self),[]
-    for i,o in enumerate(h):
+    app = out.append
+    for o in h:
         if type(o) is not dict:
             if type(o) not in DICT_VIEWS: return None
             o = as_plain(o)  # (what `mk_msgs` gave, sent back: read as the dicts it holds)
         r = o.get('role')
         if r==prev and r!='tool': return None  # two messages of a role together: `tidy` joins them
         prev = r
-        if len(o)==2:
+        if len(o)==2:  # (text: most of a chat. Its `Msg` made in C, `new_msg` inline)
             c = o.get('content')
-            if todo or not (r=='user' or r=='assistant' or r=='system' and i==0): return None
+            if todo or not (r=='user' or r=='assistant' or r=='system' and not out): return None
+            if type(c) is str:
+                if not c or c.isspace(): return None
+                # (`content` first in the model's messages, as `fix_item` puts it; `role` and `content` the keys)
+                app(_ior(_new(Msg), o if r!='assistant' or next(iter(o))=='content' else {'content':c, 'role':r}))
+                continue
             if type(c) is list and r=='user' and self._own_blocks(c):
-                out.append(new_msg({'role':r, 'content':copy_json(c)} if next(iter(o))=='role' else
-                                   {'content':copy_json(c), 'role':r})); continue
-            if type(c) is not str or c.isspace() or not c: return None
-            out.append(new_msg({'content':c, **o} if r=='assistant' else o))  # (flat: copied in C)
-            continue
+                app(new_msg({'role':r, 'content':copy_json(c)} if next(iter(o))=='role' else
+                            {'content':copy_json(c), 'role':r})); continue
+            return None
         if not self.plain_item(o): return None
         if r=='tool':
             if not todo or o['tool_call_id']!=todo.pop(0) or not o['content']: return None
-            out.append(new_msg(o)); continue
+            app(_ior(_new(Msg), o)); continue
         c,cs = o['content'],o['tool_calls']
         if todo or c is not None and (not c or c.isspace()): return None
         for k in cs:
@@ -495,7 +523,7 @@ def own_history(self:OpenAIChatAdapter, h):
         # (`content` first in the model's messages, as `fix_item` puts it on the general path)
         m = new_msg({'content':c, **o})
         dict.__setitem__(m, 'tool_calls', Blocks([_own_call(k) for k in cs]))
-        out.append(m)
+        app(m)
     return None if todo else History(out)
 
 # the rules as they ship, which own_history's checks stand for: patched, the general path applies the new ones
