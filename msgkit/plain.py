@@ -132,6 +132,10 @@ def plain_turns(
                 if not cur.__self__.rules_as_shipped(): return None
                 ok = cur
             k = r[1]
+            if k=='text':  # (most of a history: a text message, its role the one expected, no call open)
+                if todo or r[0]!=role: return None
+                out.append(r); role = 'assistant' if role=='user' else 'user'
+                continue
             # (a dict the target may keep as it came: its own form, read by its own reader, or a text message)
             if r[3] is not None and cur is not own and k!='text':
                 if k=='own' or k=='own calls': return None  # (kept as it came by its own API alone: for another,
