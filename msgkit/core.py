@@ -137,10 +137,12 @@ def _strs(msgs, ad)->list|None:
             if s[0] in odd and not plain_str(s): return None
     mk = (text_makers(ad, False) if vouches(ad) else
           {r:(lambda s, r=r: msg_of(ad.text_msg(r, s))) for r in ('user','assistant')})
-    # (a maker of `msg_maker` makes many at once, `many`: the dicts in one comprehension, the `Msg`s in C)
-    def many(f, ss): return f.many(ss) if hasattr(f, 'many') else list(map(f, ss))
+    # (makers of `msg_maker` make many at once, `many`: the dicts in one comprehension, the `Msg`s in C. Any other
+    # asks the adapter, in the history's order: what it reports or counts, as the general path asks)
+    mu,ma = mk['user'],mk['assistant']
+    if not (hasattr(mu, 'many') and hasattr(ma, 'many')): return [(ma if i&1 else mu)(s) for i,s in enumerate(msgs)]
     out = [None]*len(msgs)
-    out[0::2],out[1::2] = many(mk['user'], msgs[0::2]),many(mk['assistant'], msgs[1::2])
+    out[0::2],out[1::2] = mu.many(msgs[0::2]),ma.many(msgs[1::2])
     return out
 
 def _texts(msgs, ad)->list|None:
@@ -159,8 +161,8 @@ def _texts(msgs, ad)->list|None:
     for o in msgs:
         if (t := type(o)) is str: s = o
         elif t in _dicts:
-            # (a role of a str subclass, an Enum: kept as it came where the general path keeps the dict)
-            if type(s := tof(o, 'user' if u else 'assistant')) is not str or type(o.get('role', '')) is not str:
+            # (a role of a str subclass, an Enum: kept as it came where the general path keeps the dict; never compared)
+            if type(o.get('role', '')) is not str or type(s := tof(o, 'user' if u else 'assistant')) is not str:
                 return None
         else: return None
         # (a URL, data URI or blank: sniffed. A text opening with a letter or digit but h or d is none of them)

@@ -290,9 +290,15 @@ def shipped(cls, *names):
     # (in C, ~0.4 µs: a function patched is another object, a value patched another value). An adapter of a class of
     # its own that msgkit doesn't ship (a user's subclass, registered or not) is asked of its own class too: it may
     # spell one its own way. One msgkit ships (a dialect): its class as it was when first asked (patched since: not)
+    # Its bases' too (`Adapter`'s, a dialect's base): a rule that calls the base's own (`Adapter.tidy(self, ...)`, as
+    # Gemini's does) changes when that is patched
+    bases = [(b, g, g(b)) for b in cls.__mro__[1:] if b is not object
+             and (bn := [n for n in names if hasattr(b, n)]) and (g := attrgetter(*bn))]
     shots = {}
     def ok(ad):
         if get(cls)!=now or not ns.isdisjoint(ad.__dict__): return False
+        for b,g,v in bases:
+            if g(b)!=v: return False
         if (t := type(ad)) is cls: return True
         if not registered(ad): return get(t)==now
         if (s := shots.get(t)) is None: s = shots[t] = get(t)

@@ -5,7 +5,8 @@ Each test compares what `mk_msgs` gives (short ways on) with what the general pa
 tests/test_texts_s12.py): the messages as JSON with their key order, the type of every dict and list, the warnings,
 or the error.
 
-The first group are defects (strict xfails). Each says whether it is new in 41d7e22 (the same test passes at 41d7e22^)
+The first group are defects (strict xfails when found, all seven fixed in session 12: the marks gone, each with a
+comment). Each says whether it was new in 41d7e22 (the same test passes at 41d7e22^)
 or predates it (it fails at 41d7e22^ too). The second group are the areas probed that held (regression tests); at
 41d7e22^ all of them pass but `test_odd_types_and_shapes` for openai, anthropic, gemini and bedrock (a role of a str
 subclass made a str by `_texts` there: fixed in 41d7e22) and `test_many_is_each` (no `many` there)."""
@@ -99,19 +100,19 @@ class NoCompare:
 
 # ---------------------------------------------------------------------------------------------------- defects
 
-@pytest.mark.xfail(strict=True, reason="NEW in 41d7e22: core._strs makes all user texts, then all assistant texts "
-                   "(two maps), so a user adapter's LossWarning lists the losses out of history order "
-                   "(fast: 'a!', 'c!', 'b!'; general: 'a!', 'b!', 'c!'); passes at 41d7e22^")
+# found by review s12, fixed in session 12 (was a strict xfail): NEW in 41d7e22: core._strs makes all user texts,
+# then all assistant texts (two maps), so a user adapter's LossWarning lists the losses out of history order (fast:
+# 'a!', 'c!', 'b!'; general: 'a!', 'b!', 'c!'); passes at 41d7e22^
 def test_strs_losses_in_history_order(lossy):
     h = ['a!', 'b!', 'c!']
     warm(h, 'lossy_s12')
     r = same(h, 'lossy_s12')
     assert r[2] and "'a!'" in r[2][0][1]
 
-@pytest.mark.xfail(strict=True, reason="NEW in 41d7e22: core._strs asks the adapter for every user message before "
-                   "any assistant message, so messages an adapter numbers as it makes them come out of order "
-                   "(fast: n=1,3,2,4; general: n=1,2,3,4). (At 41d7e22^ the fast path's numbers were offset by its "
-                   "probe messages, 3,4,5,6, but in history order; this test asks the order only)")
+# found by review s12, fixed in session 12 (was a strict xfail): NEW in 41d7e22: core._strs asks the adapter for
+# every user message before any assistant message, so messages an adapter numbers as it makes them come out of order
+# (fast: n=1,3,2,4; general: n=1,2,3,4). (At 41d7e22^ the fast path's numbers were offset by its probe messages,
+# 3,4,5,6, but in history order; this test asks the order only)
 def test_strs_messages_made_in_history_order(lossy):
     h = ['a', 'b', 'c', 'd']
     warm(h, 'count_s12')
@@ -122,32 +123,32 @@ def test_strs_messages_made_in_history_order(lossy):
     assert [json.loads(m)['n'] for m in g[0]] == [1, 2, 3, 4]
     assert ns == sorted(ns), ns
 
-@pytest.mark.xfail(strict=True, reason="PREDATING (at 41d7e22^ own_history's loop took it; now _text_chat does): "
-                   "Chat's short way checks roles by == ('user'/'assistant'; _text_chat by list.count), never their "
-                   "type, so a role equal to every string (mock.ANY) is kept and sent as the assistant's; the general "
-                   "path refuses it (InputError: 'needs the call a tool message answers')")
+# found by review s12, fixed in session 12 (was a strict xfail): PREDATING (at 41d7e22^ own_history's loop took it;
+# now _text_chat does): Chat's short way checks roles by == ('user'/'assistant'; _text_chat by list.count), never
+# their type, so a role equal to every string (mock.ANY) is kept and sent as the assistant's; the general path
+# refuses it (InputError: 'needs the call a tool message answers')
 def test_chat_role_equal_to_anything():
     h = [u('Hi'), dict(role=mock.ANY, content='Yo')]
     r = same(h, 'openai_chat', deep=False)
     assert r[0] == 'error'
 
-@pytest.mark.xfail(strict=True, reason="PREDATING (fails at 41d7e22^ too, then in own_history's loop, now in "
-                   "_text_chat): a role that is not a str but equals 'assistant' (a value object) is taken by Chat's "
-                   "short way, which puts 'content' first; the general path keeps the dict's order ('role' first)")
+# found by review s12, fixed in session 12 (was a strict xfail): PREDATING (fails at 41d7e22^ too, then in
+# own_history's loop, now in _text_chat): a role that is not a str but equals 'assistant' (a value object) is taken
+# by Chat's short way, which puts 'content' first; the general path keeps the dict's order ('role' first)
 def test_chat_role_value_object_key_order():
     h = [dict(role=Eq('user'), content='Hi'), dict(role=Eq('assistant'), content='Yo')]
     same(h, 'openai_chat', deep=False)
 
-@pytest.mark.xfail(strict=True, reason="PREDATING (at 41d7e22^ the fast path raised from text_of): a role whose == "
-                   "raises fails the same way on both paths, but the error's text names the short way's function "
-                   "('(in _text_chat)') where the general path's names '(in _plain_text)'")
+# found by review s12, fixed in session 12 (was a strict xfail): PREDATING (at 41d7e22^ the fast path raised from
+# text_of): a role whose == raises fails the same way on both paths, but the error's text names the short way's
+# function ('(in _text_chat)') where the general path's names '(in _plain_text)'
 def test_chat_role_that_refuses_compare_same_error():
     h = [dict(role=NoCompare(), content='Hi')]
     same(h, 'openai_chat', deep=False)
 
-@pytest.mark.xfail(strict=True, reason="PREDATING (the same at 41d7e22^): `Adapter.tidy` patched after warm calls "
-                   "(GeminiAdapter.tidy calls it) is not in Gemini's snapshot (`shipped` compares GeminiAdapter's "
-                   "own members), so a text history goes the short way without it; the general path applies it")
+# found by review s12, fixed in session 12 (was a strict xfail): PREDATING (the same at 41d7e22^): `Adapter.tidy`
+# patched after warm calls (GeminiAdapter.tidy calls it) is not in Gemini's snapshot (`shipped` compares
+# GeminiAdapter's own members), so a text history goes the short way without it; the general path applies it
 def test_base_tidy_patched_after_warm_calls():
     h = ['Hi', 'Yo', 'Q']
     warm(h, 'gemini')
@@ -156,9 +157,9 @@ def test_base_tidy_patched_after_warm_calls():
         m.setattr(Adapter, 'tidy', lambda self, ms: orig(self, ms)[:1])
         same(h, 'gemini')
 
-@pytest.mark.xfail(strict=True, reason="PREDATING (the same at 41d7e22^): `Adapter.text_of` patched after warm calls "
-                   "(GeminiAdapter.text_of falls back to it for a Chat dict): the short way reads the text through "
-                   "the patched rule ('YO!'), the general path never asks text_of ('Yo')")
+# found by review s12, fixed in session 12 (was a strict xfail): PREDATING (the same at 41d7e22^): `Adapter.text_of`
+# patched after warm calls (GeminiAdapter.text_of falls back to it for a Chat dict): the short way reads the text
+# through the patched rule ('YO!'), the general path never asks text_of ('Yo')
 def test_base_text_of_patched_after_warm_calls():
     h = ['Hi', a('Yo'), 'Q']
     warm(h, 'gemini')

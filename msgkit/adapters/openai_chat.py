@@ -467,13 +467,15 @@ def _text_chat(h)->list|None:
     "Chat dicts `h` of text alone, `{'role', 'content'}` user and assistant in turn (a system's first), copied in C"
     # (what the loop below makes of them, for most chats' histories with nothing to check a message in Python: each
     # user's message copied as it came, each model's with `content` first, as `fix_item` puts it). Each has a `role`
-    # and a `content`, so two keys each is `2n` keys in all
+    # and a `content`, so two keys each is `2n` keys in all. Roles and texts of type `str` alone (a role equal to 'user'
+    # that is another object, `mock.ANY` say: the loop's, or the general path's)
     if set(map(type, h))!=_dict1: return None
     try: rs,cs = list(map(_role, h)),list(map(_content, h))
     except KeyError: return None
+    if set(map(type, rs + cs))!=_str1: return None  # (first: a role of another type is never compared)
     n = len(h); s = rs[0]=='system'; us,As = rs[s::2],rs[s+1::2]
-    if (sum(map(len, h))!=2*n or us.count('user')!=len(us) or As.count('assistant')!=len(As)
-        or set(map(type, cs))!=_str1 or not all(cs) or any(map(str.isspace, cs))): return None
+    if (sum(map(len, h))!=2*n or us.count('user')!=len(us) or As.count('assistant')!=len(As) or not all(cs)
+        or any(map(str.isspace, cs))): return None
     out,us,As = [None]*n,h[s::2],h[s+1::2]
     if s: out[0] = _ior(_new(Msg), h[0])
     out[s::2] = map(_ior, map(_new, repeat(Msg, len(us))), us)
@@ -494,8 +496,8 @@ def own_history(self:OpenAIChatAdapter, h):
         if type(o) is not dict:
             if type(o) not in DICT_VIEWS: return None
             o = as_plain(o)  # (what `mk_msgs` gave, sent back: read as the dicts it holds)
-        r = o.get('role')
-        if r==prev and r!='tool': return None  # two messages of a role together: `tidy` joins them
+        # (a role not a `str`, one equal to every string say, `mock.ANY`: the general path's)
+        if type(r := o.get('role')) is not str or r==prev and r!='tool': return None  # (two of a role: `tidy` joins)
         prev = r
         if len(o)==2:  # (text: most of a chat. Its `Msg` made in C, `new_msg` inline)
             c = o.get('content')
