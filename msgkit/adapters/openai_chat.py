@@ -463,24 +463,33 @@ def _own_call(k):
 
 _role,_content,_cnone = itemgetter('role'),itemgetter('content'),{'content':None}
 
-def _text_chat(h)->list|None:
-    "Chat dicts `h` of text alone, `{'role', 'content'}` user and assistant in turn (a system's first), copied in C"
-    # (what the loop below makes of them, for most chats' histories with nothing to check a message in Python: each
-    # user's message copied as it came, each model's with `content` first, as `fix_item` puts it). Each has a `role`
-    # and a `content`, so two keys each is `2n` keys in all. Roles and texts of type `str` alone (a role equal to 'user'
-    # that is another object, `mock.ANY` say: the loop's, or the general path's)
+def _chat_texts(h)->int|None:
+    "Are Chat dicts `h` text alone, `{'role', 'content'}` user and assistant in turn? `1` if after a system's, else `0`"
+    # (each check a C call over the whole list. Each has a `role` and a `content`, so two keys each is `2n` keys in
+    # all. Roles and texts of type `str` alone, checked first: a role equal to 'user' that is another object,
+    # `mock.ANY` say, is never compared here: the loop's, or the general path's)
     if set(map(type, h))!=_dict1: return None
     try: rs,cs = list(map(_role, h)),list(map(_content, h))
     except KeyError: return None
-    if set(map(type, rs + cs))!=_str1: return None  # (first: a role of another type is never compared)
-    n = len(h); s = rs[0]=='system'; us,As = rs[s::2],rs[s+1::2]
+    if set(map(type, rs + cs))!=_str1: return None
+    n = len(h); s = int(rs[0]=='system'); us,As = rs[s::2],rs[s+1::2]
     if (sum(map(len, h))!=2*n or us.count('user')!=len(us) or As.count('assistant')!=len(As) or not all(cs)
         or any(map(str.isspace, cs))): return None
-    out,us,As = [None]*n,h[s::2],h[s+1::2]
+    return s
+
+def _copy_texts(h, s:int)->list:
+    "Chat dicts `h` of text (`_chat_texts`), each copied as a `Msg` in C: the model's with `content` first"
+    out,us,As = [None]*len(h),h[s::2],h[s+1::2]
     if s: out[0] = _ior(_new(Msg), h[0])
     out[s::2] = map(_ior, map(_new, repeat(Msg, len(us))), us)
     out[s+1::2] = map(_ior, map(_ior, map(_new, repeat(Msg, len(As))), repeat(_cnone, len(As))), As)
     return out
+
+def _text_chat(h)->list|None:
+    "Chat dicts `h` of text alone, `{'role', 'content'}` user and assistant in turn (a system's first), copied in C"
+    # (what the loop below makes of them, for most chats' histories with nothing to check a message in Python: each
+    # user's message copied as it came, each model's with `content` first, as `fix_item` puts it)
+    return None if (s := _chat_texts(h)) is None else _copy_texts(h, s)
 _dict1,_str1 = {dict},{str}
 
 @patch
