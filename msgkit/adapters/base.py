@@ -98,7 +98,9 @@ def chk_role(self:Adapter, m):
 @patch
 def rules_as_shipped(self:Adapter)->bool:
     "Are this adapter's rules those it shipped with (the short ways stand for them)? An API's module snapshots its own"
-    return True
+    # (one that snapshots none, a user's adapter of its own: its rules, `tidy`, `chk_role` and the rest, are the general
+    # path's to apply)
+    return False
 
 @patch
 def takes(self:Adapter, p)->bool:

@@ -754,5 +754,6 @@ BedrockAdapter.reads_msgs = True
 _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px',
                       'max_imgs', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
                       'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
-                      'parse_item', 'parse_block', 'fix_item', 'text_of')
+                      'parse_item', 'parse_block', 'fix_item', 'text_of', 'carry_marks', 'px_limit',
+                      'read_block')
 BedrockAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)

@@ -887,5 +887,6 @@ GeminiAdapter.reads_msgs = True
 _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',
                       'img_px', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
                       'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
-                      'fix_item', 'text_of', 'parse_item', 'parse_block', 'reads')
+                      'fix_item', 'text_of', 'parse_item', 'parse_block', 'reads', 'carry_marks', 'px_limit',
+                      'read_block')
 GeminiAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)

@@ -854,5 +854,6 @@ OpenAIAdapter.reads_msgs = True
 _as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy', 'before_send', 'chk_px', 'img_px',
                       'fits_item', 'fix_item', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first',
                       'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size', 'text_of',
-                      'mergeable', 'parse_item', 'parse_block', 'reads')
+                      'mergeable', 'parse_item', 'parse_block', 'reads',
+                      'carry_marks', 'px_limit', 'read_block')
 OpenAIAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)

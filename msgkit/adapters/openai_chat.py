@@ -358,7 +358,9 @@ def owns_item(self:OpenAIChatAdapter, d):
 
 def _plain_call(o)->bool:
     "Is `o` a call in Chat's plainest form: `{'id', 'type': 'function', 'function': {'name', 'arguments'}}`, text?"
-    f = o.get('function') if type(o) is dict and len(o)==3 and o.get('type')=='function' else None
+    # (its `type` a `str`: one equal to every string, `mock.ANY`, the general path's to write)
+    ok = type(o) is dict and len(o)==3 and type(t := o.get('type')) is str and t=='function'
+    f = o.get('function') if ok else None
     return (type(f) is dict and len(f)==2 and type(o.get('id')) is str and o['id']!='' and type(f.get('name')) is str
             and type(f.get('arguments')) is str)
 
@@ -540,7 +542,8 @@ def own_history(self:OpenAIChatAdapter, h):
 # the rules as they ship, which own_history's checks stand for: patched, the general path applies the new ones
 _as_shipped = shipped(OpenAIChatAdapter, 'tidy', 'before_send', 'chk_role', 'chk_px', 'fix_item', 'fits_item', 'msg',
                       'parse_item', 'plain_item', 'text_msg', 'mergeable', 'name_chars', 'name_max', 'name_first',
-                      'id_chars', 'id_max', 'text_of', 'roles')
+                      'id_chars', 'id_max', 'text_of', 'roles', 'carry_marks',
+                      'px_limit', 'read_block', 'parse_block')
 OpenAIChatAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 
 # %% ../../nbs/22_openai_chat.ipynb #90424f89
