@@ -145,6 +145,30 @@ def _strs(msgs, ad)->list|None:
     out[0::2],out[1::2] = mu.many(msgs[0::2]),ma.many(msgs[1::2])
     return out
 
+_role,_content,_dicts_only = itemgetter('role'),itemgetter('content'),{dict}
+
+def _chat_strs(msgs, ad)->list|None:
+    "A history of Chat-form text dicts alone, user and assistant in turn from the user's, made at once; else `None`"
+    # (most histories kept as dicts. Each check a C call over the whole list, as Chat's own `_chat_texts`: plain
+    # dicts, each a `role` and a `content` (`2n` keys in all), both `str`, the roles in turn; then the texts as
+    # `_strs` takes them. Asked of an adapter whose snapshot vouches for its rules, `vouches`: its `text_of` reads
+    # this form as the text itself, asked once a role to be sure)
+    if set(map(type, msgs))!=_dicts_only: return None
+    try: rs,cs = list(map(_role, msgs)),list(map(_content, msgs))
+    except KeyError: return None
+    if set(map(type, rs + cs))!=_strs_only or sum(map(len, msgs))!=2*len(msgs): return None
+    us,As = rs[0::2],rs[1::2]
+    if us.count('user')!=len(us) or As.count('assistant')!=len(As): return None
+    ks = _made_keys(ad)
+    for r,ds in (('user', msgs[0::2]), ('assistant', msgs[1::2])):
+        if not ds: continue
+        if ad.text_of(ds[0], r) is not ds[0]['content']: return None
+        # (a dict of the target's own text form, `{'role', 'content'}`, is kept as it came by the general path: made
+        # the same here only where it is kept, its keys in the maker's order, as the loop below asks of each)
+        kl,kept = ks[r]
+        if set(kl)=={'role','content'} and (not kept or set(map(next, map(iter, ds)))!={kl[0]}): return None
+    return _strs(cs, ad)
+
 def _texts(msgs, ad)->list|None:
     "The messages of a history of plain text alone, alternating from a user turn, made at once; else `None`"
     if type(msgs) is not list and type(msgs) is not History: return None  # (a `History`: what `mk_msgs` gave)
@@ -156,6 +180,10 @@ def _texts(msgs, ad)->list|None:
     # whose message may depend on it. One that refuses a text: the general path says what it says)
     if t is str and set(map(type, msgs))==_strs_only:  # (strings alone: most chats, made in two maps)
         try: return _strs(msgs, ad)
+        except Exception: return None
+    if t is dict and vouches(ad):  # (Chat-form text dicts alone: read and made in C)
+        try:
+            if (tx := _chat_strs(msgs, ad)) is not None: return tx
         except Exception: return None
     out,u,mk,ks,tof = [],True,None,None,ad.text_of
     for o in msgs:

@@ -274,11 +274,16 @@ def new_msg(d:dict)->Msg:
     r = _new(Msg); _upd(r, d)
     return r
 
+_msgs_only = {Msg}
+
 def as_history(ms:list)->History:
     "Messages `ms` as a `History` of `Msg`s (those an adapter's rule made anew, as a `Msg` too)"
-    for m in ms:
-        if type(m) is not Msg: return History(m if type(m) is Msg else msg_of(m) for m in ms)
-    return History(ms)
+    # (asked in C: most are `Msg`s all, or all but the last, a prefill a rule trimmed)
+    if set(map(type, ms))<=_msgs_only: return History(ms)
+    if set(map(type, ms[:-1]))<=_msgs_only:
+        h = History(ms); h[-1] = msg_of(h[-1])
+        return h
+    return History(m if type(m) is Msg else msg_of(m) for m in ms)
 
 # %% ../nbs/11b_plain.ipynb #e0389aa3
 def shipped(cls, *names):

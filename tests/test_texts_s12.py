@@ -20,6 +20,7 @@ from msgkit.adapters import openai_chat as oc
 from msgkit.adapters.openai_chat import OpenAIChatAdapter
 from msgkit.adapters.gemini import GeminiAdapter
 from msgkit.adapters.bedrock import BedrockAdapter
+from msgkit.adapters.anthropic import AnthropicAdapter
 from oracle import check
 
 APIS = ('openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock')
@@ -123,6 +124,7 @@ CHAT = {
     'none content': [u('Hi'), a(None)],
     'list content': [u([dict(type='text', text='Hi')]), a('Hello')],
     'extra key': [u('Hi'), dict(role='assistant', content='Hello', name='bot')],
+    'extra key later': [u('Hi'), a('Hello'), u('x'), dict(role='assistant', content='Yo', name='bot')],
     'no content': [u('Hi'), dict(role='assistant', text='Hello')],
     'no role': [u('Hi'), dict(who='assistant', content='Hello')],
     'tool role': [u('Hi'), dict(role='tool', content='42')],
@@ -183,7 +185,7 @@ def test_prefill_whitespace(api):
     for h in [['Hi', 'The answer is '], ['Hi', 'Hello', 'Go', 'Sure:\n\n'], [u('Hi'), a('x  ')]]:
         same(h, api)
 
-@pytest.mark.parametrize('cls,api', [(GeminiAdapter, 'gemini'), (BedrockAdapter, 'bedrock')])
+@pytest.mark.parametrize('cls,api', [(GeminiAdapter, 'gemini'), (BedrockAdapter, 'bedrock'), (AnthropicAdapter, 'anthropic')])
 def test_texts_send_asks_a_patched_before_send(monkeypatch, cls, api):
     "`before_send` patched on the class: the text path sends what the patched one gives"
     orig = cls.before_send
@@ -192,10 +194,32 @@ def test_texts_send_asks_a_patched_before_send(monkeypatch, cls, api):
     assert get_api(api).texts_send([{'role': 'user'}])[-1] == dict(role='user', marked=True)
     assert msgkit.mk_msgs(['Hi', 'Hello', 'Bye'], api)[-1] == dict(role='user', marked=True)
 
-@pytest.mark.parametrize('api', ['gemini', 'bedrock'])
+@pytest.mark.parametrize('api', ['gemini', 'bedrock', 'anthropic'])
 def test_texts_send_is_before_send_on_text(api):
     "On messages of text alone, `texts_send` gives what `before_send` gives"
     ad = get_api(api)
-    for h in [['Hi'], ['Hi', 'Hello '], ['Hi', 'Hello', 'Bye'], ['Hi', 'Sure:\n']]:
+    for h in [['Hi'], ['Hi', 'Hello '], ['Hi', 'Hello', 'Bye'], ['Hi', 'Sure:\n'], [u('Hi'), a('Yo \t')]]:
         ms = core._texts(h, ad)
         assert ad.texts_send(copy.deepcopy(ms)) == ad.before_send(copy.deepcopy(ms))
+
+# ---------------------------------------------------------------- Chat-form text dicts to the other APIs
+def test_chat_strs_taken_and_refused():
+    "`core._chat_strs` (Chat-form text dicts read and made in C) takes the plain cases, so the comparisons above test it"
+    refused = {'model first', 'two users', 'two models', 'blank', 'empty', 'unicode space', 'none content',
+               'list content', 'extra key', 'extra key later', 'no content', 'no role', 'tool role', 'developer', 'system first',
+               'system alone', 'system later', 'url text', 'data uri text', 'str subclass', 'role subclass',
+               'msgs sent back', 'strings among'}
+    for api in ('openai', 'anthropic', 'gemini', 'bedrock'):
+        ad = get_api(api)
+        took = {k for k, h in CHAT.items() if core._chat_strs(h, ad) is not None}
+        assert {'plain', 'one', 'two'} <= took and not took & refused, (api, took)
+        # (a dict of the target's own text form kept as it came: content first is not the maker's order)
+        assert ('content first' in took) == (api == 'gemini'), (api, took)
+
+@pytest.mark.parametrize('api', ['openai', 'anthropic', 'gemini', 'bedrock'])
+def test_chat_strs_long_and_as_history(api):
+    "A long Chat-form history, as a list and as a `History`: the same as the general path, accepted"
+    h = [u(f'q{i} ünï') if i % 2 == 0 else a(f'a{i} 😀') for i in range(201)]
+    r = same(h, api)
+    check(api, json.loads('[' + ','.join(r[0]) + ']'))
+    same(History(h), api)

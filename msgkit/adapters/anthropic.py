@@ -597,6 +597,14 @@ def before_send(self:AnthropicAdapter, msgs):
     chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cc])
     return msgs
 
+_sends = AnthropicAdapter.before_send  # (the rule `texts_send` stands for: patched since, asked instead)
+@patch
+def texts_send(self:AnthropicAdapter, msgs):
+    "Text messages alone, as `before_send` sends them: no cache mark to count, a prefill's whitespace alone"
+    if getattr(self.before_send, '__func__', None) is not _sends: return self.before_send(msgs)
+    if not msgs or msgs[-1].get('role')!='assistant' or (m := _rstrip(msgs[-1])) is msgs[-1]: return msgs
+    return msgs[:-1] + [m]
+
 # %% ../../nbs/23_anthropic.ipynb #479f6993
 @patch
 def usage(self:AnthropicAdapter, r):
