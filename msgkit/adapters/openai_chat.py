@@ -463,6 +463,22 @@ def _own_call(k):
     dict.__setitem__(b, 'function', Block(k['function']))
     return b
 
+def _calls_new(cs, ids, todo, idok, nok)->bool:
+    "Are plain Chat calls `cs` new (ids not in `ids`), ids and names as the repairs leave them, arguments an object?"
+    # (an id or name a repair changes, arguments `tool_args` refuses or that hold nothing: the general path. Each id
+    # taken is noted in `ids`, and in `todo` for the results to answer in order)
+    for k in cs:
+        f,n = k['function'],k['id']
+        if n in ids or not idok(n) or not nok(f['name']) or not plain_args(f['arguments']): return False
+        ids.add(n); todo.append(n)
+    return True
+
+def _own_calls(o, c, cs)->Msg:
+    "Chat assistant message `o` (its text `c`, its plain calls `cs`) copied: `content` first, as `fix_item` puts it"
+    m = new_msg({'content':c, **o})
+    dict.__setitem__(m, 'tool_calls', Blocks([_own_call(k) for k in cs]))
+    return m
+
 _role,_content,_cnone = itemgetter('role'),itemgetter('content'),{'content':None}
 
 def _chat_texts(h)->int|None:
@@ -528,15 +544,8 @@ def own_history(self:OpenAIChatAdapter, h):
             app(_ior(_new(Msg), o)); continue
         c,cs = o['content'],o['tool_calls']
         if todo or c is not None and (not c or c.isspace()): return None
-        for k in cs:
-            f,n = k['function'],k['id']
-            # (an id or name a repair changes, arguments `tool_args` refuses or that hold nothing: the general path)
-            if n in ids or not idok(n) or not nok(f['name']) or not plain_args(f['arguments']): return None
-            ids.add(n); todo.append(n)
-        # (`content` first in the model's messages, as `fix_item` puts it on the general path)
-        m = new_msg({'content':c, **o})
-        dict.__setitem__(m, 'tool_calls', Blocks([_own_call(k) for k in cs]))
-        app(m)
+        if not _calls_new(cs, ids, todo, idok, nok): return None
+        app(_own_calls(o, c, cs))
     return None if todo else History(out)
 
 # the rules as they ship, which own_history's checks stand for: patched, the general path applies the new ones
