@@ -5,7 +5,8 @@ Each test compares what `mk_msgs` gives (short ways on) with what the general pa
 tests/test_texts_s12.py): the messages as JSON with their key order, the type of every dict and list, the warnings, or
 the error.
 
-The first group are defects (strict xfails), each saying whether it is new in 77d087e (the same test passes at
+The first group are defects (strict xfails when found; all fixed in session 12, `max_marks` among the
+snapshots' names, the marks gone), each saying whether it is new in 77d087e (the same test passes at
 77d087e^) or predates it. The second group are the areas probed that held (regression tests); they pass at 77d087e^
 too, but `test_chat_strs_is_taken` (no `_chat_strs` there) and `test_texts_send_is_before_send_for_text`
 (no `AnthropicAdapter.texts_send` there), which skip."""
@@ -63,16 +64,18 @@ def proxies():
 
 HS = [['Hi', 'Yo'], [u('Hi'), a('Yo ')], ['Hi', 'Yo ', 'Q']]
 
-@pytest.mark.xfail(strict=True, reason="NEW in 77d087e: AnthropicAdapter.texts_send skips before_send's cache-mark "
-                   "count (`len(cc)>self.max_marks`), which a subclass with max_marks=None fails (TypeError -> "
-                   "InputTypeError) on the general path; the short way gives messages. Passes at 77d087e^")
+# found by review s12c, fixed in session 12 (was a strict xfail; `max_marks` among the snapshots' names): NEW in
+# 77d087e: AnthropicAdapter.texts_send skips before_send's cache-mark count (`len(cc)>self.max_marks`), which a
+# subclass with max_marks=None fails (TypeError -> InputTypeError) on the general path; the short way gives
+# messages. Passes at 77d087e^
 @pytest.mark.parametrize('h', HS, ids=['strs', 'dicts-prefill', 'strs-3'])
 def test_anthropic_subclass_max_marks_none(proxies, h):
     assert general(h, 'proxy_claude_s12c')[0] == 'error'
     same(h, 'proxy_claude_s12c')
 
-@pytest.mark.xfail(strict=True, reason="NEW in 77d087e: an AnthropicAdapter instance (api=) or the class with "
-                   "max_marks None or negative: general path raises in before_send, texts_send does not. Passes at 77d087e^")
+# found by review s12c, fixed in session 12 (was a strict xfail; `max_marks` among the snapshots' names): NEW in
+# 77d087e: an AnthropicAdapter instance (api=) or the class with max_marks None or negative: general path raises in
+# before_send, texts_send does not. Passes at 77d087e^
 @pytest.mark.parametrize('mm', [None, -1])
 @pytest.mark.parametrize('where', ['instance', 'class'])
 def test_anthropic_max_marks_unusual(mm, where):
@@ -85,8 +88,9 @@ def test_anthropic_max_marks_unusual(mm, where):
             m.setattr(AnthropicAdapter, 'max_marks', mm)
             same(h, 'anthropic')
 
-@pytest.mark.xfail(strict=True, reason="PREDATING (BedrockAdapter.texts_send, before 77d087e): the same with Bedrock: "
-                   "a subclass with max_marks=None: general path InputTypeError in before_send, short way messages")
+# found by review s12c, fixed in session 12 (was a strict xfail; `max_marks` among the snapshots' names): PREDATING
+# (BedrockAdapter.texts_send, before 77d087e): the same with Bedrock: a subclass with max_marks=None: general path
+# InputTypeError in before_send, short way messages
 @pytest.mark.parametrize('h', HS, ids=['strs', 'dicts-prefill', 'strs-3'])
 def test_bedrock_subclass_max_marks_none(proxies, h):
     assert general(h, 'proxy_bedrock_s12c')[0] == 'error'

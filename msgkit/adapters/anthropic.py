@@ -875,5 +875,6 @@ AnthropicAdapter.reads_msgs = True
 _as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'fits_item', 'fix_item',
                       'chk_px', 'img_px', 'parse_item', 'parse_block', 'mergeable', 'id_chars', 'id_max',
                       'name_chars', 'name_max', 'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk',
-                      'takes', 'chk_size', 'text_of', 'carry_marks', 'px_limit', 'read_block')
+                      'takes', 'chk_size', 'text_of', 'carry_marks', 'px_limit', 'read_block',
+                      'max_marks')
 AnthropicAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)

@@ -755,5 +755,5 @@ _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before
                       'max_imgs', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
                       'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
                       'parse_item', 'parse_block', 'fix_item', 'text_of', 'carry_marks', 'px_limit',
-                      'read_block')
+                      'read_block', 'max_marks')
 BedrockAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
