@@ -219,9 +219,8 @@ def plain_history(msgs, ad)->list|None:
     "What `mk_msgs` gives for `msgs` with no option set, if a short way takes it; else `None` (the general path's)"
     # a history already in the target's plainest form, nothing to change (Chat's, say): copied (shallow by its shape).
     # Asked first of a history of messages (text first: none is)
-    own = type(msgs) is list or type(msgs) is History
-    if (not own or not msgs or type(msgs[0]) is not str) and (own := ad.own_history(msgs)) is not None:
-        return own
+    text_first = (type(msgs) is list or type(msgs) is History) and bool(msgs) and type(msgs[0]) is str
+    if not text_first and (own := ad.own_history(msgs)) is not None: return own
     # text alone: what `tidy` leaves as it is, made as `Msg`s at once; what `before_send` changes (`texts_send`), a
     # `Msg` by `msg_of`
     if (tx := _texts(msgs, ad)) is not None:
