@@ -67,6 +67,12 @@ docs = {
     '\n'
     'Parameters:\n'
     '    n: (not documented)',
+'msgkit.adapters.base.sends_as':
+    "Is adapter `ad`'s `before_send` still `f`, the rule its class's `texts_send` stands for? (Patched: it is asked)\n"
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)\n'
+    '    f: (not documented)',
 'msgkit.adapters.base.Unsupported':
     "An option the API can't take; `option` names `mk_request`'s argument, which `unsupported='drop'` leaves out\n"
     '\n'
@@ -1909,6 +1915,11 @@ docs = {
     '\n'
     'Parameters:\n'
     '    d: (not documented)',
+'msgkit.plain.text_dicts':
+    "`(s, texts)` of Chat-form text dicts `h`, user and assistant in turn after `s` (0 or 1) system's; else `None`\n"
+    '\n'
+    'Parameters:\n'
+    '    h: (not documented)',
 'msgkit.plain.as_history':
     "Messages `ms` as a `History` of `Msg`s (those an adapter's rule made anew, as a `Msg` too)\n"
     '\n'

@@ -22,7 +22,7 @@ from .mediapart import *
 from .history import read_history, read_item, owner, parse_with
 from .repairs import repair
 from .render import render_turns, Rendered
-from .plain import text_maker, text_makers, plain_turns, plain_str, as_history, vouches
+from .plain import text_maker, text_makers, plain_turns, plain_str, as_history, vouches, text_dicts
 from .download import fetcher
 from .fit import fit_turns
 from .cache import cache_plan, place_cache
@@ -145,20 +145,13 @@ def _strs(msgs, ad)->list|None:
     out[0::2],out[1::2] = mu.many(msgs[0::2]),ma.many(msgs[1::2])
     return out
 
-_role,_content,_dicts_only = itemgetter('role'),itemgetter('content'),{dict}
-
 def _chat_strs(msgs, ad)->list|None:
     "A history of Chat-form text dicts alone, user and assistant in turn from the user's, made at once; else `None`"
-    # (most histories kept as dicts. Each check a C call over the whole list, as Chat's own `_chat_texts`: plain
-    # dicts, each a `role` and a `content` (`2n` keys in all), both `str`, the roles in turn; then the texts as
-    # `_strs` takes them. Asked of an adapter whose snapshot vouches for its rules, `vouches`: its `text_of` reads
-    # this form as the text itself, asked once a role to be sure)
-    if set(map(type, msgs))!=_dicts_only: return None
-    try: rs,cs = list(map(_role, msgs)),list(map(_content, msgs))
-    except KeyError: return None
-    if set(map(type, rs + cs))!=_strs_only or sum(map(len, msgs))!=2*len(msgs): return None
-    us,As = rs[0::2],rs[1::2]
-    if us.count('user')!=len(us) or As.count('assistant')!=len(As): return None
+    # (most histories kept as dicts, checked in C, `text_dicts`; then the texts as `_strs` takes them. Asked of an
+    # adapter whose snapshot vouches for its rules, `vouches`: its `text_of` reads this form as the text itself, asked
+    # once a role to be sure)
+    if (r := text_dicts(msgs)) is None or r[0]: return None  # (a system message first: the general path's)
+    cs = r[1]
     ks = _made_keys(ad)
     for r,ds in (('user', msgs[0::2]), ('assistant', msgs[1::2])):
         if not ds: continue

@@ -5,11 +5,12 @@
 # %% auto #0
 __all__ = ['ARGS_MEMO', 'ARGS_MAX', 'ARGS_DEEP', 'DICT_VIEWS', 'OBJS', 'ARRS', 'HOLES', 'plain_str', 'id_ok', 'name_ok',
            'plain_args', 'as_plain', 'plain_turns', 'text_maker', 'text_makers', 'copy_json', 'each', 'user_turn',
-           'copy_msg', 'plain_json', 'plain_imgs', 'new_msg', 'as_history', 'shipped', 'vouches', 'plain_ready']
+           'copy_msg', 'plain_json', 'plain_imgs', 'new_msg', 'text_dicts', 'as_history', 'shipped', 'vouches',
+           'plain_ready']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
 import re, json
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from fastcore.basics import AttrDict
 from .errors import *
 from .parts import *
@@ -274,7 +275,20 @@ def new_msg(d:dict)->Msg:
     r = _new(Msg); _upd(r, d)
     return r
 
-_msgs_only = {Msg}
+_msgs_only,_dicts_only,_strs_only = {Msg},{dict},{str}
+_role,_content = itemgetter('role'),itemgetter('content')
+
+def text_dicts(h:list)->tuple|None:
+    "`(s, texts)` of Chat-form text dicts `h`, user and assistant in turn after `s` (0 or 1) system's; else `None`"
+    # (the form most histories are kept in, checked with a C call over the whole list each: plain dicts, each a `role`
+    # and a `content` (so `2n` keys in all), both of type `str` (checked first: a role equal to 'user' that is another
+    # object, `mock.ANY` say, is never compared), at most one system message first, then the roles in turn)
+    if set(map(type, h))!=_dicts_only: return None
+    try: rs,cs = list(map(_role, h)),list(map(_content, h))
+    except KeyError: return None
+    if set(map(type, rs + cs))!=_strs_only or sum(map(len, h))!=2*len(h): return None
+    s = int(rs[0]=='system'); us,As = rs[s::2],rs[s+1::2]
+    return (s, cs) if us.count('user')==len(us) and As.count('assistant')==len(As) else None
 
 def as_history(ms:list)->History:
     "Messages `ms` as a `History` of `Msg`s (those an adapter's rule made anew, as a `Msg` too)"

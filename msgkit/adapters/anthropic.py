@@ -601,7 +601,7 @@ _sends = AnthropicAdapter.before_send  # (the rule `texts_send` stands for: patc
 @patch
 def texts_send(self:AnthropicAdapter, msgs):
     "Text messages alone, as `before_send` sends them: no cache mark to count, a prefill's whitespace alone"
-    if getattr(self.before_send, '__func__', None) is not _sends: return self.before_send(msgs)
+    if not sends_as(self, _sends): return self.before_send(msgs)
     if not msgs or msgs[-1].get('role')!='assistant' or (m := _rstrip(msgs[-1])) is msgs[-1]: return msgs
     return msgs[:-1] + [m]
 

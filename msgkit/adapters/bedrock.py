@@ -466,7 +466,7 @@ _sends = BedrockAdapter.before_send  # (the rule `texts_send` stands for: patche
 @patch
 def texts_send(self:BedrockAdapter, msgs):
     "Text messages alone, as `before_send` sends them: no cache point to place or count: a prefill's whitespace alone"
-    return _rstrip(msgs) if getattr(self.before_send, '__func__', None) is _sends else self.before_send(msgs)
+    return _rstrip(msgs) if sends_as(self, _sends) else self.before_send(msgs)
 
 # %% ../../nbs/25_bedrock.ipynb #0db366c9
 BedrockAdapter.max_imgs = 20  # images in a request (Converse's quotas: "20 images")

@@ -649,7 +649,7 @@ _sends = GeminiAdapter.before_send  # (the rule `texts_send` stands for: patched
 @patch
 def texts_send(self:GeminiAdapter, msgs):
     "Text messages alone, as `before_send` sends them: no inline data to count, and a user turn first"
-    return msgs if getattr(self.before_send, '__func__', None) is _sends else self.before_send(msgs)
+    return msgs if sends_as(self, _sends) else self.before_send(msgs)
 
 # %% ../../nbs/24_gemini.ipynb #0c3fac47
 @patch

@@ -425,9 +425,9 @@ def parse_item(self:OpenAIChatAdapter, d):
 
 # %% ../../nbs/22_openai_chat.ipynb #582450ef
 from ..msgs import History, Msg, Block, Blocks
-from operator import ior as _ior, itemgetter
+from operator import ior as _ior
 from itertools import repeat
-from ..plain import id_ok, name_ok, plain_args, copy_json, new_msg, shipped, as_plain, DICT_VIEWS
+from ..plain import id_ok, name_ok, plain_args, copy_json, new_msg, shipped, as_plain, DICT_VIEWS, text_dicts
 _new = dict.__new__
 
 @patch
@@ -479,21 +479,14 @@ def _own_calls(o, c, cs)->Msg:
     dict.__setitem__(m, 'tool_calls', Blocks([_own_call(k) for k in cs]))
     return m
 
-_role,_content,_cnone = itemgetter('role'),itemgetter('content'),{'content':None}
+_cnone = {'content':None}
 
 def _chat_texts(h)->int|None:
     "Are Chat dicts `h` text alone, `{'role', 'content'}` user and assistant in turn? `1` if after a system's, else `0`"
-    # (each check a C call over the whole list. Each has a `role` and a `content`, so two keys each is `2n` keys in
-    # all. Roles and texts of type `str` alone, checked first: a role equal to 'user' that is another object,
-    # `mock.ANY` say, is never compared here: the loop's, or the general path's)
-    if set(map(type, h))!=_dict1: return None
-    try: rs,cs = list(map(_role, h)),list(map(_content, h))
-    except KeyError: return None
-    if set(map(type, rs + cs))!=_str1: return None
-    n = len(h); s = int(rs[0]=='system'); us,As = rs[s::2],rs[s+1::2]
-    if (sum(map(len, h))!=2*n or us.count('user')!=len(us) or As.count('assistant')!=len(As) or not all(cs)
-        or any(map(str.isspace, cs))): return None
-    return s
+    # (the form checked in C, `text_dicts`; and, for Chat, no text blank: each a C call over the whole list too)
+    if (r := text_dicts(h)) is None: return None
+    s,cs = r
+    return s if all(cs) and not any(map(str.isspace, cs)) else None
 
 def _copy_texts(h, s:int)->list:
     "Chat dicts `h` of text (`_chat_texts`), each copied as a `Msg` in C: the model's with `content` first"
@@ -508,7 +501,6 @@ def _text_chat(h)->list|None:
     # (what the loop below makes of them, for most chats' histories with nothing to check a message in Python: each
     # user's message copied as it came, each model's with `content` first, as `fix_item` puts it)
     return None if (s := _chat_texts(h)) is None else _copy_texts(h, s)
-_dict1,_str1 = {dict},{str}
 
 @patch
 def own_history(self:OpenAIChatAdapter, h):
