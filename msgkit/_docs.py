@@ -1905,6 +1905,11 @@ docs = {
     'Parameters:\n'
     '    v: (not documented)\n'
     '    d: (not documented) (default 1)',
+'msgkit.plain.copy_args':
+    'Arguments `x` (an object) copied by `copy_json`, if `plain_json` (checked and copied in C, most of them: flat)\n'
+    '\n'
+    'Parameters:\n'
+    '    x: (not documented)',
 'msgkit.plain.plain_imgs':
     'The payloads of the images in plain turns `ts`, for `chk_px`\n'
     '\n'
@@ -1943,6 +1948,16 @@ docs = {
     '    cls: (not documented)\n'
     '    ok: (not documented)\n'
     '    ts: (not documented)',
+'msgkit.plain.copy_own':
+    "History `h`, if in `ad`'s own plainest form (text, calls, their results), copied as `plain_msgs` would; or `None`\n"
+    '\n'
+    'Parameters:\n'
+    '    h: A history\n'
+    "    ad: The target's adapter\n"
+    "    key: The key of a message's blocks\n"
+    "    model: The model's role\n"
+    '    call: `call(b)`: `(copy, id, name)` of call block `b`, or `None`\n'
+    '    result: `result(b)`: `(copy, id)` of result block `b`, or `None`',
 'msgkit.readers.ant_ai.AntAI':
     "ant_ai's `Message`, `ToolCallMessage` and `ToolCallResultMessage` (as dicts or their `model_dump()`)",
 'msgkit.readers.compat.ChatCompat':

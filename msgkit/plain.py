@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['ARGS_MEMO', 'ARGS_MAX', 'ARGS_DEEP', 'DICT_VIEWS', 'OBJS', 'ARRS', 'HOLES', 'plain_str', 'id_ok', 'name_ok',
            'plain_args', 'as_plain', 'plain_turns', 'text_maker', 'text_makers', 'copy_json', 'each', 'user_turn',
-           'copy_msg', 'plain_json', 'plain_imgs', 'new_msg', 'text_dicts', 'as_history', 'shipped', 'vouches',
-           'plain_ready']
+           'copy_msg', 'plain_json', 'copy_args', 'plain_imgs', 'new_msg', 'text_dicts', 'as_history', 'shipped',
+           'vouches', 'plain_ready', 'copy_own']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
 import re, json
@@ -32,8 +32,12 @@ def id_ok(ad):
     "A function telling whether a tool-call id is one `ad` takes as it is (`fit_id` would leave it)"
     if (f := _ok.get((ad, 'id'))) is None:
         rx = re.compile(f'[{ad.id_chars}]+').fullmatch if ad.id_chars is not None else None
-        mx = ad.id_max
-        def f(i): return (rx is None or rx(i) is not None) and (mx is None or len(i)<=mx)
+        memo,mx = {},ad.id_max
+        def f(i):  # (remembered: a tool loop sends the same ids every turn)
+            if (k := memo.get(i)) is None:
+                if len(memo)>=4096: memo.clear()
+                k = memo[i] = (rx is None or rx(i) is not None) and (mx is None or len(i)<=mx)
+            return k
         _ok[(ad, 'id')] = f
     return f
 
@@ -218,16 +222,15 @@ def text_makers(ad, checked:bool=True)->dict:
     return {'user':text_maker(ad, 'user', checked), 'assistant':text_maker(ad, 'assistant', checked)}
 
 # %% ../nbs/11b_plain.ipynb #3c18a7ff
-_nest = OBJS | ARRS
+_nest,_flat,_dv = OBJS | ARRS,frozenset({str, int, float, bool, type(None)}),dict.values
 
 def copy_json(v):
     "JSON value `v` (as `json.loads` gives it, or `OBJS`, `ARRS`) with its dicts as new `Block`s, lists as `Blocks`"
     # (a value that nests asked for by name: a call a value cost more than the copy)
     t = type(v)
     if t is dict or t is Block:
-        for o in v.values():
-            if type(o) in _nest: return Block({k:copy_json(o) if type(o) in _nest else o for k,o in v.items()})
-        return Block(v)  # (most arguments: flat, copied in C)
+        if _flat.issuperset(map(type, _dv(v))): return Block(v)  # (most arguments: flat, told and copied in C)
+        return Block({k:copy_json(o) if type(o) in _nest else o for k,o in v.items()})
     return Blocks([copy_json(o) if type(o) in _nest else o for o in v]) if t is list or t is Blocks else v
 
 def each(f, xs)->list|None:
@@ -247,7 +250,7 @@ def copy_msg(d:dict)->Msg:
     "Message `d` (plain JSON, or a `Msg` of it) copied as the `Msg` the general path makes of one it keeps as it came"
     return new_msg({k:copy_json(v) if type(v) in _nest else v for k,v in d.items()})
 
-_leaf = frozenset({str, int, float, bool})
+_leaf,_sset = frozenset({str, int, float, bool}),frozenset({str})
 
 def plain_json(v, d:int=1)->bool:
     "Is `v` a dict or list of text, numbers and booleans (no `None`), nested at most `ARGS_DEEP` levels?"
@@ -255,6 +258,8 @@ def plain_json(v, d:int=1)->bool:
     if d>ARGS_DEEP: return False
     t = type(v)
     if t is dict or t is Block:
+        # (most arguments: flat, their keys text, their values text, numbers and booleans: told in C)
+        if _leaf.issuperset(map(type, _dv(v))) and _sset.issuperset(map(type, v)): return True
         for k,o in v.items():
             if type(k) is not str or type(o) not in _leaf and not plain_json(o, d+1): return False
         return True
@@ -263,6 +268,11 @@ def plain_json(v, d:int=1)->bool:
             if type(o) not in _leaf and not plain_json(o, d+1): return False
         return True
     return False
+
+def copy_args(x)->Block|None:
+    "Arguments `x` (an object) copied by `copy_json`, if `plain_json` (checked and copied in C, most of them: flat)"
+    if _leaf.issuperset(map(type, _dv(x))) and _sset.issuperset(map(type, x)): return Block(x)
+    return copy_json(x) if plain_json(x) else None
 
 def plain_imgs(ts)->list:
     "The payloads of the images in plain turns `ts`, for `chk_px`"
@@ -339,3 +349,54 @@ def plain_ready(ad, cls, ok, ts)->dict|None:
         if imgs and not ad.media_types.get('image'): return None
         if px: ad.chk_px(imgs)
     return text_makers(ad, False)
+
+# %% ../nbs/11b_plain.ipynb #9de1b690
+from itertools import islice
+# (the dict's own, on a `Block` and a `Msg` too: past `AttrDict`'s `__getattr__`, which slows each method of theirs)
+_get,_put,_lget = dict.get,dict.__setitem__,list.__getitem__
+
+def copy_own(
+    h, # A history
+    ad, # The target's adapter
+    key:str, # The key of a message's blocks
+    model:str, # The model's role
+    call, # `call(b)`: `(copy, id, name)` of call block `b`, or `None`
+    result, # `result(b)`: `(copy, id)` of result block `b`, or `None`
+)->list|None:
+    "History `h`, if in `ad`'s own plainest form (text, calls, their results), copied as `plain_msgs` would; or `None`"
+    if type(h) is not list and type(h) is not History or not h: return None
+    ids,todo,user,idok,nok,out,roles = set(),[],True,id_ok(ad),name_ok(ad),[],(model, 'user')
+    app = out.append
+    for o in h:
+        # (a dict or a `Msg` `mk_msgs` gave, of two keys: the role, of type `str` before it is compared, and the blocks)
+        if (t := type(o)) is not dict and t is not Msg or len(o)!=2: return None
+        r,bs = _get(o, 'role'),_get(o, key)
+        if type(r) is not str or type(bs) not in ARRS or not bs or r!=roles[user]: return None
+        b = _lget(bs, 0)  # (a `Blocks` read as a list: no call of its own)
+        if type(b) in OBJS and len(b)==1 and type(s := _get(b, 'text')) is str:  # text first
+            if not s or s.isspace() or todo: return None
+            if len(bs)==1:  # (a text alone: most messages)
+                m = _new(Msg); _upd(m, o); _put(m, key, Blocks((Block(b),))); app(m)
+                user = not user; continue
+            bl,it = Blocks((Block(b),)),islice(bs, 1, None)
+        elif user and not todo: return None  # (the user's blocks: text, or results when calls are open)
+        else: bl,it = Blocks(),bs
+        if not user:  # the model's calls, after its text
+            for b in it:
+                if (c := call(b)) is None: return None
+                c,i,nm = c
+                if i in ids or not idok(i) or not nok(nm): return None
+                ids.add(i); todo.append(i); bl.append(c)
+        elif todo:  # the open calls' results, all of them, in their order
+            for b in it:
+                if (c := result(b)) is None or not todo or todo[0]!=c[1]: return None
+                del todo[0]; bl.append(c[0])
+            if todo: return None
+        else:  # the user's texts
+            for b in it:
+                if type(b) not in OBJS or len(b)!=1 or type(s := _get(b, 'text')) is not str or not s or s.isspace():
+                    return None
+                bl.append(Block(b))
+        m = _new(Msg); _upd(m, o); _put(m, key, bl); app(m)  # (its keys in their order)
+        user = not user
+    return None if todo else out

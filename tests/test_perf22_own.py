@@ -7,6 +7,8 @@ import pytest
 import msgkit
 from msgkit.registry import get_api, apis
 from msgkit.adapters.openai_chat import OpenAIChatAdapter
+from msgkit.adapters.gemini import GeminiAdapter
+from msgkit.adapters.bedrock import BedrockAdapter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, '..', 'bench')]
@@ -92,7 +94,7 @@ def test_own_history_as_general(monkeypatch):
     taken = sum(CH.own_history(copy.deepcopy(h)) is not None for h in hs)
     fast = [_out(h) for h in hs]
     with monkeypatch.context() as m:
-        m.setattr(OpenAIChatAdapter, 'own_history', lambda self, h: None)
+        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
         slow = [_out(h) for h in hs]
     bad = [(i, hs[i], f, s) for i, (f, s) in enumerate(zip(fast, slow)) if f != s]
     assert not bad, bad[:2]

@@ -366,6 +366,8 @@ def sent_back_cases(src='openai_chat'):
 def test_sent_back_as_general(api, src, monkeypatch):
     "A history `mk_msgs` returned, sent back (its `Msg`s, `Block`s, `Blocks`): the same outcome as the general path's"
     from msgkit.adapters.openai_chat import OpenAIChatAdapter
+    from msgkit.adapters.gemini import GeminiAdapter
+    from msgkit.adapters.bedrock import BedrockAdapter
     if api == 'openai_chat' and src != 'openai_chat': return  # (Chat copies only its own: `own_history`)
     hs = list(sent_back_cases(src))
     ad = get_api(api)
@@ -373,7 +375,7 @@ def test_sent_back_as_general(api, src, monkeypatch):
     fast = [_out(h, api) for h in hs]
     with monkeypatch.context() as m:
         _general(m)
-        m.setattr(OpenAIChatAdapter, 'own_history', lambda self, h: None)
+        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
         slow = [_out(h, api) for h in hs]
     bad = [(i, hs[i], f, s) for i, (f, s) in enumerate(zip(fast, slow)) if f != s]
     assert not bad, bad[:2]

@@ -17,6 +17,8 @@ from msgkit import core, request, plain
 from msgkit.msgs import Msg, Block, Blocks, History
 from msgkit.registry import get_api
 from msgkit.adapters.openai_chat import OpenAIChatAdapter
+from msgkit.adapters.gemini import GeminiAdapter
+from msgkit.adapters.bedrock import BedrockAdapter
 from msgkit.adapters.anthropic import AnthropicAdapter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,7 +33,7 @@ APIS = ('openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock')
 def _general(m):
     "Every short way patched out: what is left is the general path (read_history + render)"
     m.setattr(core, 'plain_turns', lambda h, ad: None)
-    m.setattr(OpenAIChatAdapter, 'own_history', lambda self, h: None)
+    for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
     m.setattr(core, '_texts', lambda msgs, ad: None)
     m.setattr(request, 'plain_history', lambda h, ad: None)
 

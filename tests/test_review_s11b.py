@@ -23,6 +23,8 @@ from msgkit.adapters.base import Adapter
 from msgkit.adapters.anthropic import AnthropicAdapter
 from msgkit.adapters.bedrock import ClaudeRecord
 from msgkit.adapters.openai_chat import OpenAIChatAdapter
+from msgkit.adapters.gemini import GeminiAdapter
+from msgkit.adapters.bedrock import BedrockAdapter
 from msgkit.errors import InputError
 
 APIS = ('openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock')
@@ -44,7 +46,7 @@ def general(h, api):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(core, 'plain_turns', lambda h, ad: None)
         m.setattr(core, '_texts', lambda msgs, ad: None)
-        m.setattr(OpenAIChatAdapter, 'own_history', lambda self, h: None)
+        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
         return out(h, api)
 
 def warm(h, api):

@@ -47,7 +47,7 @@ def general(h, api, deep=True):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(core, 'plain_turns', lambda h, ad: None)
         m.setattr(core, '_texts', lambda msgs, ad: None)
-        m.setattr(OpenAIChatAdapter, 'own_history', lambda self, h: None)
+        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
         return out(h, api, deep)
 
 def same(h, api, deep=True):

@@ -16,6 +16,8 @@ from msgkit.msgs import Msg, History
 from msgkit.registry import apis, get_api
 from msgkit.errors import MAX_DEPTH
 from msgkit.adapters.openai_chat import OpenAIChatAdapter
+from msgkit.adapters.gemini import GeminiAdapter
+from msgkit.adapters.bedrock import BedrockAdapter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, '..', 'bench')]
@@ -49,7 +51,8 @@ def out(h, api='openai_chat', f=None):
 def disabled(m, which='tos'):
     "Monkeypatch context `m`: `t` the text maker path off, `o` own_history off, `s` plain_item's fast read off"
     if 't' in which: m.setattr(core, '_texts', lambda *a: None)
-    if 'o' in which: m.setattr(OpenAIChatAdapter, 'own_history', lambda self, h: None)
+    if 'o' in which:
+        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
     if 's' in which: m.setattr(H, '_plain_src', lambda o, ad: None)
 
 def same(monkeypatch, hs, api='openai_chat', which='os', f=None):

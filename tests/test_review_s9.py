@@ -15,6 +15,8 @@ from msgkit import plain
 from msgkit.registry import apis, get_api
 from msgkit.errors import MAX_DEPTH, InputError
 from msgkit.adapters.openai_chat import OpenAIChatAdapter
+from msgkit.adapters.gemini import GeminiAdapter
+from msgkit.adapters.bedrock import BedrockAdapter
 from msgkit.adapters import openai as oa
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,7 +51,7 @@ def _outcome(f):
 def _general(m):
     "The general path alone: no plain lane, no Chat copy"
     m.setattr(core, 'plain_turns', lambda h, ad: None)
-    m.setattr(OpenAIChatAdapter, 'own_history', lambda self, h: None)
+    for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
 
 def _taken(h, api):
     ad = get_api(api)

@@ -835,20 +835,23 @@ def plain_msgs(self:AnthropicAdapter, ts):
 # %% ../../nbs/23_anthropic.ipynb #8bfed39f
 def _text(b)->str|None:
     "The text of Claude's text block `b` exactly `{'type': 'text', 'text'}`, if it is not blank"
-    if type(b) in OBJS and len(b)==2 and b.get('type')=='text' and type(s := b.get('text')) is str:
+    # (each block's `type` a `str` before it is compared: one equal to every string, `mock.ANY`, is the general path's)
+    if (type(b) in OBJS and len(b)==2 and type(t := b.get('type')) is str and t=='text'
+            and type(s := b.get('text')) is str):
         return s if s and not s.isspace() else None
 
 def _result(o):
     "`(id, text)` of a plain `tool_result` (its content text, or one text block), or `None`"
-    if type(o) not in OBJS or len(o)!=3 or o.get('type')!='tool_result' or type(i := o.get('tool_use_id')) is not str:
-        return None
+    if (type(o) not in OBJS or len(o)!=3 or type(t := o.get('type')) is not str or t!='tool_result'
+        or type(i := o.get('tool_use_id')) is not str): return None
     s = o.get('content')
     if type(s) in ARRS: s = _text(s[0]) if len(s)==1 else None
     return (i, s) if type(s) is str and s and not s.isspace() else None
 
 def _call(o):
     "`(id, name, None, input)` of a plain `tool_use` block (its input plain JSON), or `None`"
-    if (type(o) not in OBJS or len(o)!=4 or o.get('type')!='tool_use' or type(i := o.get('id')) is not str or not i
+    if (type(o) not in OBJS or len(o)!=4 or type(t := o.get('type')) is not str or t!='tool_use'
+        or type(i := o.get('id')) is not str or not i
         or type(nm := o.get('name')) is not str or type(x := o.get('input')) not in OBJS or not plain_json(x)):
         return None
     return (i, nm, None, x)

@@ -686,7 +686,7 @@ def assemble(self:BedrockAdapter, events):
 # %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
 from ..msgs import Block, Blocks
 from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
-                          OBJS, ARRS)
+                          copy_args, OBJS, ARRS)
 
 @patch
 def plain_msgs(self:BedrockAdapter, ts):
@@ -714,22 +714,25 @@ def plain_msgs(self:BedrockAdapter, ts):
     return None if n>self.max_imgs else as_history(_rstrip(out))
 
 # %% ../../nbs/25_bedrock.ipynb #fbb364cd
+_get,_lget = dict.get,list.__getitem__  # (on a `Block`, a `Msg`: the dict's own, past `AttrDict`'s `__getattr__`)
+
 def _btext(b)->str|None:
     "The text of Converse's text block `b` exactly `{'text'}`, if it is not blank"
-    if type(b) in OBJS and len(b)==1 and type(s := b.get('text')) is str: return s if s and not s.isspace() else None
+    if type(b) in OBJS and len(b)==1 and type(s := _get(b, 'text')) is str: return s if s and not s.isspace() else None
 
 def _bresult(o):
     "`(id, text)` of a plain `toolResult` block (its content one text block, no `status`), or `None`"
-    r = o.get('toolResult') if type(o) in OBJS and len(o)==1 else None
-    if type(r) not in OBJS or len(r)!=2 or type(i := r.get('toolUseId')) is not str: return None
-    c = r.get('content')
-    return (i, s) if type(c) in ARRS and len(c)==1 and (s := _btext(c[0])) is not None else None
+    r = _get(o, 'toolResult') if type(o) in OBJS and len(o)==1 else None
+    if type(r) not in OBJS or len(r)!=2 or type(i := _get(r, 'toolUseId')) is not str: return None
+    c = _get(r, 'content')
+    return (i, s) if type(c) in ARRS and len(c)==1 and (s := _btext(_lget(c, 0))) is not None else None
 
 def _bcall(o):
-    "`(id, name, None, input)` of a plain `toolUse` block (its input plain JSON), or `None`"
-    u = o.get('toolUse') if type(o) in OBJS and len(o)==1 else None
-    if (type(u) not in OBJS or len(u)!=3 or type(i := u.get('toolUseId')) is not str or not i
-        or type(nm := u.get('name')) is not str or type(x := u.get('input')) not in OBJS or not plain_json(x)):
+    "`(id, name, None, input)` of a plain `toolUse` block (its input plain JSON, copied: `copy_args`), or `None`"
+    u = _get(o, 'toolUse') if type(o) in OBJS and len(o)==1 else None
+    if (type(u) not in OBJS or len(u)!=3 or type(i := _get(u, 'toolUseId')) is not str or not i
+        or type(nm := _get(u, 'name')) is not str or type(x := _get(u, 'input')) not in OBJS
+        or (x := copy_args(x)) is None):
         return None
     return (i, nm, None, x)
 
@@ -750,6 +753,29 @@ def plain_turn(self:BedrockAdapter, d):
 
 BedrockAdapter.reads_msgs = True
 
+# %% ../../nbs/25_bedrock.ipynb #8f0c9991
+from ..msgs import History
+from ..plain import copy_own
+
+def _own_call(b):
+    "`(copy, id, name)` of a plain `toolUse` block (`_bcall`), or `None`"
+    if (c := _bcall(b)) is None: return None
+    u = Block(b['toolUse']); dict.__setitem__(u, 'input', c[3])
+    return Block({'toolUse':u}), c[0], c[1]
+
+def _own_result(b):
+    "`(copy, id)` of a plain `toolResult` block (`_bresult`), or `None`"
+    if (r := _bresult(b)) is None: return None
+    t = Block(b['toolResult']); dict.__setitem__(t, 'content', Blocks(map(Block, t['content'])))
+    return Block({'toolResult':t}), r[0]
+
+@patch
+def own_history(self:BedrockAdapter, h):
+    "History `h` as `mk_msgs` gives it, if in Converse's own plainest form (a tool loop sent back); else `None`"
+    if type(self) is not BedrockAdapter or not _as_shipped(self) or not _own_shipped(self): return None
+    if (r := copy_own(h, self, 'content', 'assistant', _own_call, _own_result)) is None: return None
+    return as_history(_rstrip(r))
+
 # %% ../../nbs/25_bedrock.ipynb #3033b9b3
 _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px',
                       'max_imgs', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
@@ -757,3 +783,5 @@ _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before
                       'parse_item', 'parse_block', 'fix_item', 'text_of', 'carry_marks', 'px_limit',
                       'read_block', 'max_marks')
 BedrockAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
+# (and the lane's own reader and renderer, which `own_history` stands for: patched, the lane reads with them)
+_own_shipped = shipped(BedrockAdapter, 'plain_turn', 'plain_msgs')

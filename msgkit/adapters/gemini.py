@@ -798,7 +798,7 @@ def assemble(self:GeminiAdapter, chunks):
 # %% ../../nbs/24_gemini.ipynb #92bd7ce2
 from ..msgs import Block, Blocks
 from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
-                          OBJS, ARRS)
+                          copy_args, OBJS, ARRS)
 
 def _plain_fc(i, nm, a):
     "A plain call's `function_call`, its id as `part` writes it (`gem_id`)"
@@ -843,27 +843,31 @@ def plain_msgs(self:GeminiAdapter, ts):
     return as_history(out)
 
 # %% ../../nbs/24_gemini.ipynb #a1d4c355
+_get = dict.get  # (on a `Block`, a `Msg`: the dict's own, past `AttrDict`'s `__getattr__`)
+
 def _gtext(p)->str|None:
     "The text of Gemini's text part `p` exactly `{'text'}`, if it is not blank"
-    if type(p) in OBJS and len(p)==1 and type(s := p.get('text')) is str: return s if s and not s.isspace() else None
+    if type(p) in OBJS and len(p)==1 and type(s := _get(p, 'text')) is str: return s if s and not s.isspace() else None
 
 def _gcall(p):
     "`(id, name, None, args)` of a plain `function_call` part (with its id; its signature bytes or text), or `None`"
-    if type(p) not in OBJS or not 0<len(p)<=2 or len(p)==2 and type(p.get('thought_signature')) not in (bytes, str):
+    # (its arguments checked and copied at once, `copy_args`: a copy the lane may copy again, one the own form keeps)
+    if type(p) not in OBJS or not 0<len(p)<=2 or len(p)==2 and type(_get(p, 'thought_signature')) not in (bytes, str):
         return None
-    f = p.get('function_call')
-    if (type(f) not in OBJS or len(f)!=3 or type(i := f.get('id')) is not str or not i
-        or type(nm := f.get('name')) is not str or type(x := f.get('args')) not in OBJS or not plain_json(x)):
+    f = _get(p, 'function_call')
+    if (type(f) not in OBJS or len(f)!=3 or type(i := _get(f, 'id')) is not str or not i
+        or type(nm := _get(f, 'name')) is not str or type(x := _get(f, 'args')) not in OBJS
+        or (x := copy_args(x)) is None):
         return None
     return (i, nm, None, x)
 
 def _gresult(p):
     "`(id, text)` of a plain `function_response` part (its id, its name, a `response` of one `output` text), or `None`"
-    f = p.get('function_response') if type(p) in OBJS and len(p)==1 else None
-    if type(f) not in OBJS or len(f)!=3 or type(i := f.get('id')) is not str or type(f.get('name')) is not str:
+    f = _get(p, 'function_response') if type(p) in OBJS and len(p)==1 else None
+    if type(f) not in OBJS or len(f)!=3 or type(i := _get(f, 'id')) is not str or type(_get(f, 'name')) is not str:
         return None
-    r = f.get('response')
-    s = r.get('output') if type(r) in OBJS and len(r)==1 else None
+    r = _get(f, 'response')
+    s = _get(r, 'output') if type(r) in OBJS and len(r)==1 else None
     return (i, s) if type(s) is str and s and not s.isspace() else None
 
 @patch
@@ -872,7 +876,8 @@ def plain_turn(self:GeminiAdapter, d):
     # (a plain dict, or a `Msg` `mk_msgs` returned as it is: `reads_msgs`)
     if type(self) is not GeminiAdapter or len(d)!=2: return None
     r,ps = d.get('role'),d.get('parts')
-    if type(ps) not in ARRS or not ps: return None
+    # (a role not a `str` is never compared: one equal to every string, `mock.ANY`, or whose == raises)
+    if type(r) is not str or type(ps) not in ARRS or not ps: return None
     if r=='model':
         txt = _gtext(ps[0])
         if txt is not None and len(ps)==1: return ('assistant', 'own', None, d)  # (the model's text, a part)
@@ -883,6 +888,32 @@ def plain_turn(self:GeminiAdapter, d):
 
 GeminiAdapter.reads_msgs = True
 
+# %% ../../nbs/24_gemini.ipynb #e582d2c7
+from ..msgs import History
+from ..plain import copy_own
+
+def _own_call(p):
+    "`(copy, id, name)` of a plain `function_call` part (`_gcall`), its signature bytes as `tidy` makes them; or `None`"
+    if (c := _gcall(p)) is None: return None
+    b,f = Block(p),Block(p['function_call'])
+    dict.__setitem__(f, 'args', c[3]); dict.__setitem__(b, 'function_call', f)
+    if type(s := _get(p, 'thought_signature')) is str:
+        try: dict.__setitem__(b, 'thought_signature', gemini_bytes(s))
+        except ValueError: return None  # (not base64: the general path says so)
+    return b, c[0], c[1]
+
+def _own_result(p):
+    "`(copy, id)` of a plain `function_response` part (`_gresult`), or `None`"
+    if (r := _gresult(p)) is None: return None
+    f = Block(p['function_response']); dict.__setitem__(f, 'response', Block(f['response']))
+    return Block({'function_response':f}), r[0]
+
+@patch
+def own_history(self:GeminiAdapter, h):
+    "History `h` as `mk_msgs` gives it, if in Gemini's own plainest form (a tool loop sent back); else `None`"
+    if type(self) is not GeminiAdapter or not _as_shipped(self) or not _own_shipped(self): return None
+    return None if (r := copy_own(h, self, 'parts', 'model', _own_call, _own_result)) is None else History(r)
+
 # %% ../../nbs/24_gemini.ipynb #13060e95
 _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', 'tidy', 'before_send', 'chk_px',
                       'img_px', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
@@ -890,3 +921,5 @@ _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', '
                       'fix_item', 'text_of', 'parse_item', 'parse_block', 'reads', 'carry_marks', 'px_limit',
                       'read_block')
 GeminiAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
+# (and the lane's own reader and renderer, which `own_history` stands for: patched, the lane reads with them)
+_own_shipped = shipped(GeminiAdapter, 'plain_turn', 'plain_msgs')

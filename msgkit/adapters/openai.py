@@ -833,6 +833,7 @@ def plain_turn(self:OpenAIAdapter, d):
     # (a plain dict, or a `Msg` `mk_msgs` returned as it is, `reads_msgs`: its items hold text alone)
     if type(self) is not OpenAIAdapter: return None
     t = d.get('type')
+    if t is not None and type(t) is not str: return None  # (one equal to every string, `mock.ANY`: never compared)
     if t is None:  # a text message (as Chat's)
         r,c = d.get('role'),d.get('content')
         if len(d)!=2 or type(r) is not str or type(c) is not str: return None

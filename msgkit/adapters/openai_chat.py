@@ -367,7 +367,7 @@ def _plain_call(o)->bool:
 def _plain_block(o)->bool:
     "Is `o` a Chat text block `{'type': 'text', 'text'}` or image `{'type': 'image_url', 'image_url': {'url'}}`, text?"
     if type(o) is not dict or len(o)!=2: return False
-    t = o.get('type')
+    if type(t := o.get('type')) is not str: return False  # (one equal to every string, `mock.ANY`: never compared)
     if t=='text': return type(o.get('text')) is str
     return t=='image_url' and type(u := o.get('image_url')) is dict and len(u)==1 and type(u.get('url')) is str
 
