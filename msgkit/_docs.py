@@ -351,6 +351,15 @@ docs = {
     'Parameters:\n'
     '    ad: (not documented)\n'
     '    r: (not documented)',
+'msgkit.adapters.openai_chat.chat_lane':
+    'Chat dicts `h` of text, tool calls and their results rendered for `ad` at once, as the plain lane would; or `None`\n'
+    '\n'
+    'Parameters:\n'
+    '    h: A history\n'
+    "    ad: The target's adapter\n"
+    "    calls: `calls(txt, cs)`: its message of the model's text (or `None`) and calls `(id, name, arguments, args)`\n"
+    '    results: `results(rs)`: its message of results `(id, name, text)`\n'
+    '    done: `done(ms)`: its messages as the history `mk_msgs` returns',
 'msgkit.batch.batch_line':
     "One line of `api`'s batch input file (each adapter's `batch_line` says its format)\n"
     '\n'
@@ -1958,6 +1967,17 @@ docs = {
     "    model: The model's role\n"
     '    call: `call(b)`: `(copy, id, name)` of call block `b`, or `None`\n'
     '    result: `result(b)`: `(copy, id)` of result block `b`, or `None`',
+'msgkit.plain.readers_shipped':
+    'Is every reader `plain_turns` asks for `ad` the one its class shipped with, its rules as they shipped?\n'
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)',
+'msgkit.plain.lane_history':
+    'History `h` rendered for `ad` at once by the first of `LANES` that reads it whole, if `ad` renders so; else `None`\n'
+    '\n'
+    'Parameters:\n'
+    '    h: (not documented)\n'
+    '    ad: (not documented)',
 'msgkit.readers.ant_ai.AntAI':
     "ant_ai's `Message`, `ToolCallMessage` and `ToolCallResultMessage` (as dicts or their `model_dump()`)",
 'msgkit.readers.compat.ChatCompat':

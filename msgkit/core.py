@@ -22,7 +22,7 @@ from .mediapart import *
 from .history import read_history, read_item, owner, parse_with
 from .repairs import repair
 from .render import render_turns, Rendered
-from .plain import text_maker, text_makers, plain_turns, plain_str, as_history, vouches, text_dicts
+from .plain import text_maker, text_makers, plain_turns, plain_str, as_history, vouches, text_dicts, lane_history
 from .download import fetcher
 from .fit import fit_turns
 from .cache import cache_plan, place_cache
@@ -219,6 +219,8 @@ def plain_history(msgs, ad)->list|None:
     if (tx := _texts(msgs, ad)) is not None:
         # (`Msg`s all, as made here: unless `texts_send` made one anew)
         return History(tx) if (sent := ad.texts_send(tx)) is tx else as_history(sent)
+    # a history in one form (Chat dicts of text, calls and results), for a target that renders them at once
+    if (r := lane_history(msgs, ad)) is not None: return r
     # a plain history (text, calls each answered straight after, images): read and rendered in one pass (`plain`)
     if not getattr(type(ad).plain_msgs, 'says_no', False) and (ts := plain_turns(msgs, ad)) is not None:
         return ad.plain_msgs(ts)

@@ -48,6 +48,7 @@ def general(h, api):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(core, 'plain_turns', lambda h, ad: None)
         m.setattr(core, '_texts', lambda msgs, ad: None)
+        m.setattr(core, 'lane_history', lambda h, ad: None)
         for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
         return out(h, api)
 
@@ -279,3 +280,124 @@ def test_patched_rules_step_aside(api):
             assert out(h, api) == general(h, api), name
     class Mine(cls): pass
     assert Mine().own_history(h) is None  # (a subclass: its own rules)
+
+# ---------------------------------------------------------------- Chat loops rendered at once (`chat_lane`)
+# A Chat tool loop sent to Gemini or Bedrock is read and rendered in one pass (`openai_chat.chat_lane`, asked by
+# `plain.lane_history` with the target's `plain_makers`), with no plain turns between. The same comparisons.
+from msgkit.plain import lane_history, READERS, LANES
+from msgkit.adapters.anthropic import AnthropicAdapter
+from msgkit.adapters.openai import OpenAIAdapter
+
+def lane_taken(h, api): return quiet(lane_history, copy.deepcopy(h), get_api(api)) is not None
+
+def chat_hists():
+    "The loops of tests/test_perf22_loop.py and the corpus's histories that are lists of Chat-like dicts"
+    return [h for h in list(loops()) + list(corpus_hists()) if h and all(type(o) is dict for o in h)]
+
+@pytest.mark.parametrize('api', APIS)
+def test_chat_loops_as_general(api):
+    "Every Chat loop and corpus history of dicts: the general path's outcome, and most loops taken at once"
+    n = 0
+    for h in chat_hists():
+        assert out(h, api) == general(h, api), (api, h)
+        n += lane_taken(h, api)
+    assert n > 40, n
+
+@pytest.mark.parametrize('api', APIS)
+def test_chat_lane_accepted(api):
+    "What the lane gives for a long loop goes through the provider's own request types; a copy, the input unchanged"
+    h = tool_chat(40); before = copy.deepcopy(h)
+    r = lane_history(h, get_api(api))
+    assert r is not None and type(r) is History and all(type(m) is Msg for m in r)
+    oracle.check(api, r)
+    assert h == before
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(core, 'lane_history', lambda h, ad: None)
+        assert msgkit.mk_msgs(h, api) == r  # (the plain lane's messages)
+
+def chat_near_misses():
+    "One change at a time to a Chat loop: every check the lane makes"
+    Q, A = dict(role='user', content='Weather?'), dict(role='assistant', content='Sunny.')
+    def call(i='c1', name='get_weather', args='{"city": "Paris"}', **kw):
+        return dict(id=i, type='function', function=dict(name=name, arguments=args), **kw)
+    def asst(cs, c='Looking.'): return dict(role='assistant', content=c, tool_calls=cs)
+    def tool(i='c1', content='20C', **kw): return dict(role='tool', tool_call_id=i, content=content, **kw)
+    two = [call('c1'), call('c2', 'get_time', '{"tz": "UTC"}')]
+    base = [Q, asst([call()]), tool(), A]
+    yield from [base, [Q, asst([call()], None), tool(), A], [Q, asst(two), tool('c1'), tool('c2'), A],
+                [Q, asst(two), tool('c2'), tool('c1'), A], [Q, asst(two), tool('c1'), A], [Q, asst(two), tool('c1')],
+                [Q, asst([call()])], [Q, tool(), A], [asst([call()]), tool(), A], [Q, asst([call()]), tool('c2'), A],
+                [Q, asst([call()]), tool(), tool(), A], [Q, asst([call()]), tool(), Q, A],
+                [Q, asst([call()]), tool(), asst([call('c2')]), tool('c2'), A],
+                [Q, asst([call()]), tool(), A, Q, asst([call()]), tool(), A],            # an id again
+                [Q, asst([call()]), dict(role='user', content='Wait.'), tool(), A],       # words while a call is open
+                [Q, asst(two), tool('c1'), asst([call('c3')]), tool('c2'), tool('c3'), A],  # calls while one is open
+                [dict(role='system', content='Be brief.'), *base], ['Weather?', *base[1:]],
+                [Q, asst([call()], ' '), tool(), A], [Q, asst([call()], ''), tool(), A], [Q, asst([call()], 5), tool(), A],
+                [Q, asst([]), tool(), A], [Q, asst([call(extra=1)]), tool(), A], [Q, asst([call(i='')]), tool(''), A],
+                [Q, asst([call(i=5)]), tool(5), A], [Q, asst([call(i='c.1')]), tool('c.1'), A],
+                [Q, asst([call(i='x' * 80)]), tool('x' * 80), A], [Q, asst([call(name='a.b')]), tool(), A],
+                [Q, asst([call(name='é')]), tool(), A], [Q, asst([call(name='')]), tool(), A],
+                [Q, asst([call(args='{"a": null}')]), tool(), A], [Q, asst([call(args='[1]')]), tool(), A],
+                [Q, asst([call(args='{}')]), tool(), A], [Q, asst([call(args='not json')]), tool(), A],
+                [Q, asst([call(args=' {"a": 1}')]), tool(), A], [Q, asst([call(args='{"a": 1} ')]), tool(), A],
+                [Q, asst([call(args={'a': 1})]), tool(), A], [Q, asst([call(args='{"a":' * 30 + '1' + '}' * 30)]), tool(), A],
+                [Q, asst([call()]), tool(content=' '), A], [Q, asst([call()]), tool(content=''), A],
+                [Q, asst([call()]), tool(content=['x']), A], [Q, asst([call()]), tool(content=None), A],
+                [Q, asst([call()]), tool(name='get_weather'), A], [Q, asst([call()]), tool(i=5), A],
+                [Q, asst([call()]) | dict(name='bot'), tool(), A], [Q, dict(role='assistant', tool_calls=[call()]), tool(), A],
+                [Q, asst((call(),)), tool(), A], [Q, asst([call() | dict(type='custom')]), tool(), A],
+                [Q, asst([dict(call(), type=Any())]), tool(), A], [dict(Q, role=Any()), asst([call()]), tool(), A],
+                [dict(Q, role=S('user')), asst([call()]), tool(), A], [Q, dict(asst([call()]), role='model'), tool(), A],
+                [Q, asst([call()]), dict(tool(), role='function'), A], [Q, A, Q, A], [Q, Q, A], [Q, A, A],
+                [dict(Q, content=' '), A], [dict(Q, content=''), A], [Q, dict(A, content='Trailing space  ')],
+                [Q, asst([call()]), tool(), dict(A, content='Prefill \n')],
+                [Q, dict(role='user', content=[dict(type='text', text='x')]), A], [dict(Q, content=None), A],
+                [OrderedDict(Q), A], [Block(Q), A], [Q, asst([Block(call())]), tool(), A],
+                [{'content': 'Weather?', 'role': 'user'}, asst([call()]), tool(), A],
+                [Q, {'tool_calls': [call()], 'content': 'x', 'role': 'assistant'}, tool(), A],
+                [Q, asst([call()]), {'content': '20C', 'tool_call_id': 'c1', 'role': 'tool'}, A]]
+
+@pytest.mark.parametrize('api', APIS)
+def test_chat_near_misses_as_general(api):
+    "Each near miss: the general path's outcome, taken at once or not"
+    hs = list(chat_near_misses())
+    for h in hs: assert out(h, api) == general(h, api), (api, h)
+    assert 5 < sum(lane_taken(h, api) for h in hs) < len(hs) - 30
+
+@pytest.mark.parametrize('api', APIS)
+def test_chat_random_mutations_as_general(api):
+    "Chat loops, one to three random changes each (seeded): the general path's outcome every time"
+    rnd = random.Random(131)
+    bases = [tool_chat(n) for n in (4, 8, 12)] + list(chat_near_misses())[:3]
+    n = 0
+    for i in range(400):
+        h = copy.deepcopy(rnd.choice(bases))
+        for _ in range(rnd.randint(1, 3)): mutate(h, rnd)
+        assert out(h, api) == general(h, api), (api, i, h)
+        n += lane_taken(h, api)
+    assert 20 < n < 350, n
+
+@pytest.mark.parametrize('api', APIS)
+def test_chat_lane_steps_aside(api):
+    "A reader patched (any API's `plain_turn`, on its class or an adapter), a rule patched, a subclass: not at once"
+    h, ad = tool_chat(8), get_api(api)
+    assert lane_history(h, ad) is not None
+    for cls in (OpenAIChatAdapter, AnthropicAdapter, OpenAIAdapter, GeminiAdapter, BedrockAdapter):
+        real = cls.plain_turn
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(cls, 'plain_turn', lambda self, d, real=real: real(self, d))
+            assert lane_history(h, ad) is None, cls
+            assert out(h, api) == general(h, api)
+        other = get_api(cls.name)
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(other, 'plain_turn', lambda d, real=real, o=other: real(o, d), raising=False)
+            assert lane_history(h, ad) is None, cls
+    for cls, name, v in [(OpenAIChatAdapter, 'id_max', 3), (AnthropicAdapter, 'name_max', 3),
+                         (type(ad), 'name_max', 3), (type(ad), 'plain_msgs', lambda self, ts: None)]:
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(cls, name, v)
+            assert lane_history(h, ad) is None, (cls, name)
+            assert out(h, api) == general(h, api), (cls, name)
+    class Mine(type(ad)): pass
+    assert Mine().plain_makers() is None

@@ -29,7 +29,7 @@ def _out(h, api):
         except Exception as e: return ('error', type(e), str(e))
     return [json.dumps(m, default=repr) for m in r], types(list(r)), type(r).__name__, [(w.category, str(w.message)) for w in ws]
 
-def _general(m): m.setattr(core, 'plain_turns', lambda h, ad: None)
+def _general(m): m.setattr(core, 'plain_turns', lambda h, ad: None); m.setattr(core, 'lane_history', lambda h, ad: None)
 
 def _taken(h, api):
     "Did the lane render `h` for `api` (or refuse it with an error of its own: the same as the general path's)?"

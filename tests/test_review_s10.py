@@ -35,6 +35,7 @@ def _general(m):
     m.setattr(core, 'plain_turns', lambda h, ad: None)
     for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
     m.setattr(core, '_texts', lambda msgs, ad: None)
+    m.setattr(core, 'lane_history', lambda h, ad: None)
     m.setattr(request, 'plain_history', lambda h, ad: None)
 
 def _containers(x):

@@ -73,6 +73,7 @@ class general:
         self.m = pytest.MonkeyPatch()
         self.m.setattr(core, 'plain_turns', lambda h, ad: None)
         self.m.setattr(core, '_texts', lambda msgs, ad: None)
+        self.m.setattr(core, 'lane_history', lambda h, ad: None)
         for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): self.m.setattr(c, 'own_history', lambda self, h: None)
     def __exit__(self, *a): self.m.undo()
 

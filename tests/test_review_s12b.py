@@ -262,6 +262,7 @@ def test_key_types_of_a_kept_dict(api):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(core, 'plain_turns', lambda h, ad: None)
         m.setattr(core, '_texts', lambda msgs, ad: None)
+        m.setattr(core, 'lane_history', lambda h, ad: None)
         for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
         g = msgkit.mk_msgs(copy.deepcopy(h), api)
     assert [[type(k) for k in o] for o in f] == [[type(k) for k in o] for o in g]

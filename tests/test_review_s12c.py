@@ -301,5 +301,6 @@ def test_requests_the_same(api):
             with pytest.MonkeyPatch.context() as m:
                 m.setattr(core, 'plain_turns', lambda h, ad: None)
                 m.setattr(core, '_texts', lambda msgs, ad: None)
+                m.setattr(core, 'lane_history', lambda h, ad: None)
                 for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
                 assert f == req(h, **kw), (h, kw)

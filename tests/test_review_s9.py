@@ -51,6 +51,7 @@ def _outcome(f):
 def _general(m):
     "The general path alone: no plain lane, no Chat copy"
     m.setattr(core, 'plain_turns', lambda h, ad: None)
+    m.setattr(core, 'lane_history', lambda h, ad: None)
     for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
 
 def _taken(h, api):
@@ -122,6 +123,7 @@ for api in ('openai', 'anthropic', 'gemini', 'bedrock', 'openai_chat'):
     cls.before_send = (lambda real: lambda self, msgs: mark(real(self, msgs)))(real)
 got = {{a: json.dumps(msgkit.mk_msgs(h, a), default=repr) for a in ('openai', 'anthropic', 'gemini', 'bedrock', 'openai_chat')}}
 core.plain_turns = lambda h, ad: None
+core.lane_history = lambda h, ad: None
 OpenAIChatAdapter.own_history = lambda self, h: None
 want = {{a: json.dumps(msgkit.mk_msgs(h, a), default=repr) for a in got}}
 print(json.dumps({{a: got[a] == want[a] and '"marked": true' in want[a] for a in got}}))

@@ -43,6 +43,7 @@ def general(h, api):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(core, 'plain_turns', lambda h, ad: None)
         m.setattr(core, '_texts', lambda msgs, ad: None)
+        m.setattr(core, 'lane_history', lambda h, ad: None)
         for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
         return out(h, api)
 

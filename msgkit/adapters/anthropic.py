@@ -803,7 +803,7 @@ def assemble(self:AnthropicAdapter, events):
 # %% ../../nbs/23_anthropic.ipynb #961a4b77
 from ..msgs import Block, Blocks
 from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
-                          OBJS, ARRS)
+                          READERS, OBJS, ARRS)
 
 @patch
 def plain_msgs(self:AnthropicAdapter, ts):
@@ -881,3 +881,4 @@ _as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'befo
                       'takes', 'chk_size', 'text_of', 'carry_marks', 'px_limit', 'read_block',
                       'max_marks')
 AnthropicAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
+READERS[AnthropicAdapter] = AnthropicAdapter.plain_turn  # (its reader as it ships: `readers_shipped`)

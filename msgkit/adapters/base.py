@@ -221,6 +221,11 @@ def plain_item(self:Adapter, d:dict)->bool:
     return False
 
 @patch
+def plain_makers(self:Adapter)->tuple|None:
+    "`(calls, results, done)`: what a whole-history reader (`plain.LANES`) renders with for this API; `None`: none"
+    return None
+
+@patch
 def own_history(self:Adapter, h):
     "History `h` as `mk_msgs` gives it, if already in this API's plainest form with nothing to change; else `None`"
     return None

@@ -684,9 +684,25 @@ def assemble(self:BedrockAdapter, events):
     return dict(output=dict(message=dict(role=role, content=content)), **res)
 
 # %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
-from ..msgs import Block, Blocks
+from ..msgs import Msg, History, Block, Blocks
 from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
-                          copy_args, OBJS, ARRS)
+                          copy_args, READERS, OBJS, ARRS)
+
+def _calls_msg(txt, cs)->Msg:
+    "The model's text (or `None`) and plain calls `cs` as a Converse message, as `part` writes them"
+    bl = Blocks() if txt is None else Blocks((Block(text=txt),))
+    for i,nm,_,a in cs: bl.append(Block(toolUse=Block(toolUseId=i, name=nm, input=copy_json(a))))
+    return new_msg({'role':'assistant', 'content':bl})
+
+def _results_msg(rs)->Msg:
+    "Plain results `rs` (`(id, name, text)`) as one user message of `toolResult`s, as `part` writes them"
+    bl = Blocks()  # (a loop, not a comprehension: most runs are one result)
+    for i,_,s in rs: bl.append(Block(toolResult=Block(toolUseId=i, content=Blocks((Block(text=s),)))))
+    return new_msg({'role':'user', 'content':bl})
+
+def _done(ms)->History:
+    "Messages `ms` as the history `mk_msgs` returns: a prefill's end stripped (`_rstrip`)"
+    return as_history(_rstrip(ms))
 
 @patch
 def plain_msgs(self:BedrockAdapter, ts):
@@ -696,13 +712,8 @@ def plain_msgs(self:BedrockAdapter, ts):
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x))
         elif d is not None: out.append(copy_msg(d))  # (its own form, read by its own reader: as it came)
-        elif kind=='calls':
-            bl = Blocks([Block(text=x[0])] if x[0] is not None else [])
-            for i,nm,_,a in x[1]: bl.append(Block(toolUse=Block(toolUseId=i, name=nm, input=copy_json(a))))
-            out.append(new_msg({'role':'assistant', 'content':bl}))
-        elif kind=='results':
-            out.append(new_msg({'role':'user', 'content':Blocks([Block(toolResult=Block(toolUseId=i, content=Blocks([
-                Block(text=s)]))) for i,_,s in x])}))
+        elif kind=='calls': out.append(_calls_msg(*x))
+        elif kind=='results': out.append(_results_msg(x))
         else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
             bl = Blocks()
             for p in x:
@@ -711,7 +722,7 @@ def plain_msgs(self:BedrockAdapter, ts):
                     self.chk(p); n += 1
                     bl.append(Block(image=Block(format=_fmt[p['mt']], source=Block(bytes=p['data']))))
             out.append(new_msg({'role':'user', 'content':bl}))
-    return None if n>self.max_imgs else as_history(_rstrip(out))
+    return None if n>self.max_imgs else _done(out)
 
 # %% ../../nbs/25_bedrock.ipynb #fbb364cd
 _get,_lget = dict.get,list.__getitem__  # (on a `Block`, a `Msg`: the dict's own, past `AttrDict`'s `__getattr__`)
@@ -770,11 +781,17 @@ def _own_result(b):
     return Block({'toolResult':t}), r[0]
 
 @patch
+def plain_makers(self:BedrockAdapter):
+    "`(calls, results, done)`: what a whole-history reader (`plain.LANES`) renders with; `None`: a rule patched"
+    if type(self) is not BedrockAdapter or not _as_shipped(self) or not _own_shipped(self): return None
+    return _calls_msg, _results_msg, _done
+
+@patch
 def own_history(self:BedrockAdapter, h):
     "History `h` as `mk_msgs` gives it, if in Converse's own plainest form (a tool loop sent back); else `None`"
     if type(self) is not BedrockAdapter or not _as_shipped(self) or not _own_shipped(self): return None
     if (r := copy_own(h, self, 'content', 'assistant', _own_call, _own_result)) is None: return None
-    return as_history(_rstrip(r))
+    return _done(r)
 
 # %% ../../nbs/25_bedrock.ipynb #3033b9b3
 _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before_send', 'chk_px', 'img_px',
@@ -785,3 +802,4 @@ _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before
 BedrockAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 # (and the lane's own reader and renderer, which `own_history` stands for: patched, the lane reads with them)
 _own_shipped = shipped(BedrockAdapter, 'plain_turn', 'plain_msgs')
+READERS[BedrockAdapter] = BedrockAdapter.plain_turn  # (its reader as it ships: `readers_shipped`)

@@ -796,9 +796,9 @@ def assemble(self:GeminiAdapter, chunks):
     return res
 
 # %% ../../nbs/24_gemini.ipynb #92bd7ce2
-from ..msgs import Block, Blocks
+from ..msgs import Msg, Block, Blocks
 from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
-                          copy_args, OBJS, ARRS)
+                          copy_args, READERS, OBJS, ARRS)
 
 def _plain_fc(i, nm, a):
     "A plain call's `function_call`, its id as `part` writes it (`gem_id`)"
@@ -812,6 +812,21 @@ def _sig_bytes(m):
             except ValueError: return None  # (not base64: the general path says so)
     return m
 
+def _calls_msg(txt, cs)->Msg:
+    "The model's text (or `None`) and plain calls `cs` as a `Content`, as `part` writes them (the first signed a step)"
+    bl,sig = Blocks() if txt is None else Blocks((Block(text=txt),)),_skip_sig
+    for i,nm,_,a in cs:
+        bl.append(Block(function_call=_plain_fc(i, nm, a), thought_signature=sig) if sig else
+                  Block(function_call=_plain_fc(i, nm, a)))
+        sig = None
+    return new_msg({'role':'model', 'parts':bl})
+
+def _results_msg(rs)->Msg:
+    "Plain results `rs` (`(id, name, text)`) as one user `Content`, as `fn_response` writes them"
+    bl = Blocks()  # (a loop, not a comprehension: most runs are one result)
+    for i,nm,s in rs: bl.append(Block(function_response=Block(**gem_id(i), name=nm, response=Block(output=s))))
+    return new_msg({'role':'user', 'parts':bl})
+
 @patch
 def plain_msgs(self:GeminiAdapter, ts):
     "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
@@ -822,15 +837,8 @@ def plain_msgs(self:GeminiAdapter, ts):
         elif it is not None:  # (its own form, read by its own reader: as it came)
             if (m := _sig_bytes(copy_msg(it))) is None: return None
             out.append(m)
-        elif kind=='calls':
-            bl = Blocks([Block(text=x[0])] if x[0] is not None else [])
-            for k,(i,nm,_,a) in enumerate(x[1]):
-                bl.append(Block(function_call=_plain_fc(i, nm, a), thought_signature=_skip_sig) if k==0 else
-                          Block(function_call=_plain_fc(i, nm, a)))
-            out.append(new_msg({'role':'model', 'parts':bl}))
-        elif kind=='results':
-            out.append(new_msg({'role':'user', 'parts':Blocks([Block(function_response=Block(**gem_id(i), name=nm,
-                response=Block(output=s))) for i,nm,s in x])}))
+        elif kind=='calls': out.append(_calls_msg(*x))
+        elif kind=='results': out.append(_results_msg(x))
         else:  # a user's text and images, as `part` writes them (an image checked by `chk`, as `part` does)
             bl = Blocks()
             for p in x:
@@ -909,6 +917,12 @@ def _own_result(p):
     return Block({'function_response':f}), r[0]
 
 @patch
+def plain_makers(self:GeminiAdapter):
+    "`(calls, results, done)`: what a whole-history reader (`plain.LANES`) renders with; `None`: a rule patched"
+    if type(self) is not GeminiAdapter or not _as_shipped(self) or not _own_shipped(self): return None
+    return _calls_msg, _results_msg, as_history
+
+@patch
 def own_history(self:GeminiAdapter, h):
     "History `h` as `mk_msgs` gives it, if in Gemini's own plainest form (a tool loop sent back); else `None`"
     if type(self) is not GeminiAdapter or not _as_shipped(self) or not _own_shipped(self): return None
@@ -923,3 +937,4 @@ _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', '
 GeminiAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 # (and the lane's own reader and renderer, which `own_history` stands for: patched, the lane reads with them)
 _own_shipped = shipped(GeminiAdapter, 'plain_turn', 'plain_msgs')
+READERS[GeminiAdapter] = GeminiAdapter.plain_turn  # (its reader as it ships: `readers_shipped`)

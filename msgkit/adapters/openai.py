@@ -800,7 +800,7 @@ def assemble(self:OpenAIAdapter, events):
 
 # %% ../../nbs/21_openai.ipynb #fe3a483d
 from ..msgs import Block, Blocks
-from ..plain import new_msg, as_history, shipped, plain_ready, plain_args
+from ..plain import new_msg, as_history, shipped, plain_ready, plain_args, READERS
 
 @patch
 def plain_msgs(self:OpenAIAdapter, ts):
@@ -858,3 +858,4 @@ _as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy',
                       'mergeable', 'parse_item', 'parse_block', 'reads',
                       'carry_marks', 'px_limit', 'read_block')
 OpenAIAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
+READERS[OpenAIAdapter] = OpenAIAdapter.plain_turn  # (its reader as it ships: `readers_shipped`)
