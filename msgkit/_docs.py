@@ -1966,7 +1966,7 @@ docs = {
     "    key: The key of a message's blocks\n"
     "    model: The model's role\n"
     '    call: `call(b)`: `(copy, id, name)` of call block `b`, or `None`\n'
-    '    result: `result(b)`: `(copy, id)` of result block `b`, or `None`',
+    '    result: `result(b)`: `(copy, id, name or None)` of result block `b`, or `None`',
 'msgkit.plain.readers_shipped':
     'Is every reader `plain_turns` asks for `ad` the one its class shipped with, its rules as they shipped?\n'
     '\n'

@@ -3,8 +3,11 @@ checks of `plain_json` and `copy_json`, `id_ok`'s memo, and the readers that ask
 
 Each test compares what `mk_msgs` gives (short ways on) with what the general path gives (every short way off): the
 messages as JSON with their key order, the type of every dict and list, the warnings, or the error. The defects are
-strict xfails: NEW (failing because of d47bd6c, passing at d47bd6c^) or PREDATING (failing the same way before). The
-rest are the areas probed that held. Self-contained (no import of test_own_s13), so that it runs at d47bd6c^ too."""
+strict xfails: NEW (failing because of d47bd6c, passing at d47bd6c^) or PREDATING (failing the same way before); all
+six were fixed in session 13 (the marks gone, a comment each): `id_ok`/`name_ok` remember short texts alone and are
+made for the rules' values asked with, Gemini's result names asked of `name_ok`, `split_msg` and `role_map` in every
+snapshot. The rest are the areas probed that held. Self-contained (no import of test_own_s13), so that it runs at
+d47bd6c^ too."""
 import base64, copy, gc, json, os, random, sys, threading, tracemalloc, unicodedata, warnings
 from collections import OrderedDict
 from unittest import mock
@@ -46,6 +49,7 @@ def general(h, api, f=None):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(core, 'plain_turns', lambda h, ad: None)
         m.setattr(core, '_texts', lambda msgs, ad: None)
+        m.setattr(core, 'lane_history', lambda h, ad: None)
         for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
         return out(h, api, f)
 
@@ -102,18 +106,14 @@ def retained(f, n=4):
 # Defects
 # ---------------------------------------------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="PREDATING: a Gemini function_response's name is never checked by name_ok"
-                   " (copy_own, and the older plain_turns lane): the general path fits it ('a b' -> 'a_b') and reports"
-                   " a LossWarning; the short way keeps it as it came, silently")
+# found by review s13, fixed in session 13 (was a strict xfail, PREDATING)
 @pytest.mark.parametrize('nm', ['a b', '1a', 'n' * 200])
 def test_gemini_result_name_fitted(nm):
     h = loop('gemini', 4)
     result(h, 'gemini')['name'] = nm
     assert same(h, 'gemini')
 
-@pytest.mark.xfail(strict=True, reason="NEW: id_ok's memo (d47bd6c) keeps every id it saw, however long, up to 4096 of"
-                   " them: ids of 1 MB stay in memory after mk_msgs returned (no ARGS_MAX-like cap, as plain_args has);"
-                   " Bedrock's even where the id is refused (over id_max)")
+# found by review s13, fixed in session 13 (was a strict xfail, NEW)
 @pytest.mark.parametrize('api', APIS)
 def test_id_memo_keeps_no_long_ids(api):
     def f(i):
@@ -121,8 +121,7 @@ def test_id_memo_keeps_no_long_ids(api):
         msgkit.mk_msgs(h, api)
     assert retained(f) < 1_000_000
 
-@pytest.mark.xfail(strict=True, reason="PREDATING: name_ok's memo keeps every tool name it saw, however long (4096 of"
-                   " them): names of 1 MB stay in memory after mk_msgs returned")
+# found by review s13, fixed in session 13 (was a strict xfail, PREDATING)
 def test_name_memo_keeps_no_long_names():
     def f(i):
         h = loop('bedrock', 4)
@@ -130,9 +129,7 @@ def test_name_memo_keeps_no_long_names():
         msgkit.mk_msgs(h, 'bedrock')
     assert retained(f) < 1_000_000
 
-@pytest.mark.xfail(strict=True, reason="PREDATING: id_ok and name_ok compile an adapter's rules the first time they are"
-                   " asked, which plain_turns does before it asks rules_as_shipped: made while id_max/name_max was"
-                   " patched, the check outlives the patch; the short way keeps an id/name the general path now fits")
+# found by review s13, fixed in session 13 (was a strict xfail, PREDATING)
 @pytest.mark.parametrize('api,rule,mx', [('bedrock', 'id', 'id_max'), ('gemini', 'name', 'name_max')])
 def test_rules_compiled_while_patched(api, rule, mx):
     ad = get_api(api)
@@ -149,8 +146,7 @@ def test_rules_compiled_while_patched(api, rule, mx):
         plain._ok.pop((ad, rule), None)
         if saved is not None: plain._ok[(ad, rule)] = saved
 
-@pytest.mark.xfail(strict=True, reason="PREDATING: split_msg (which parse_item calls) is in neither snapshot (shipped):"
-                   " patched on the class or the adapter, the general path reads with it, the short way does not")
+# found by review s13, fixed in session 13 (was a strict xfail, PREDATING)
 @pytest.mark.parametrize('api', APIS)
 @pytest.mark.parametrize('where', ['class', 'instance'])
 def test_patched_split_msg(api, where):
@@ -161,9 +157,7 @@ def test_patched_split_msg(api, where):
         m.setattr(owner, 'split_msg', boom, raising=False)
         assert same(h, api)
 
-@pytest.mark.xfail(strict=True, reason="PREDATING: role_map is in no snapshot: GeminiAdapter.role_map patched ({}), the"
-                   " general path reads 'model' as no assistant (a result 'not in the assistant turn before it', merged"
-                   " turns), the short way copies the loop as before")
+# found by review s13, fixed in session 13 (was a strict xfail, PREDATING)
 def test_patched_role_map():
     h = loop('gemini', 4)
     with pytest.MonkeyPatch.context() as m:
@@ -418,8 +412,9 @@ def test_patched_members_step_aside(api):
     h = loop(api)
     msgkit.mk_msgs(h, api)
     names = sorted({n for c in cls.__mro__[:-1] for n, v in vars(c).items() if callable(v) and not n.startswith('__')})
-    # (split_msg: the xfail above; the lane's own reader and renderer: patched, the lane uses them)
-    skip = {'own_history', 'rules_as_shipped', 'split_msg', 'plain_turn', 'plain_msgs'}
+    # (split_msg: the xfail above; the lane's own reader and renderers (plain_makers, session 13): patched, the lane
+    # uses them)
+    skip = {'own_history', 'rules_as_shipped', 'split_msg', 'plain_turn', 'plain_msgs', 'plain_makers'}
     for n in names:
         if n in skip: continue
         def boom(*a, _n=n, **k): raise RuntimeError('patched ' + _n)

@@ -775,10 +775,10 @@ def _own_call(b):
     return Block({'toolUse':u}), c[0], c[1]
 
 def _own_result(b):
-    "`(copy, id)` of a plain `toolResult` block (`_bresult`), or `None`"
+    "`(copy, id, None)` of a plain `toolResult` block (`_bresult`: no name), or `None`"
     if (r := _bresult(b)) is None: return None
     t = Block(b['toolResult']); dict.__setitem__(t, 'content', Blocks(map(Block, t['content'])))
-    return Block({'toolResult':t}), r[0]
+    return Block({'toolResult':t}), r[0], None
 
 @patch
 def plain_makers(self:BedrockAdapter):
@@ -798,7 +798,7 @@ _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before
                       'max_imgs', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
                       'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
                       'parse_item', 'parse_block', 'fix_item', 'text_of', 'carry_marks', 'px_limit',
-                      'read_block', 'max_marks')
+                      'read_block', 'max_marks', 'split_msg', 'role_map')
 BedrockAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 # (and the lane's own reader and renderer, which `own_history` stands for: patched, the lane reads with them)
 _own_shipped = shipped(BedrockAdapter, 'plain_turn', 'plain_msgs')

@@ -851,6 +851,8 @@ def plain_msgs(self:GeminiAdapter, ts):
     return as_history(out)
 
 # %% ../../nbs/24_gemini.ipynb #a1d4c355
+from functools import partial
+from ..plain import name_ok
 _get = dict.get  # (on a `Block`, a `Msg`: the dict's own, past `AttrDict`'s `__getattr__`)
 
 def _gtext(p)->str|None:
@@ -869,11 +871,12 @@ def _gcall(p):
         return None
     return (i, nm, None, x)
 
-def _gresult(p):
-    "`(id, text)` of a plain `function_response` part (its id, its name, a `response` of one `output` text), or `None`"
+def _gresult(p, nok=None):
+    "`(id, text)` of a plain `function_response` part (its id, its name as `nok` takes it, an `output` text), or `None`"
+    # (a name the repairs would fit, the general path fits, and says so)
     f = _get(p, 'function_response') if type(p) in OBJS and len(p)==1 else None
-    if type(f) not in OBJS or len(f)!=3 or type(i := _get(f, 'id')) is not str or type(_get(f, 'name')) is not str:
-        return None
+    if (type(f) not in OBJS or len(f)!=3 or type(i := _get(f, 'id')) is not str
+        or type(nm := _get(f, 'name')) is not str or nok is not None and not nok(nm)): return None
     r = _get(f, 'response')
     s = _get(r, 'output') if type(r) in OBJS and len(r)==1 else None
     return (i, s) if type(s) is str and s and not s.isspace() else None
@@ -892,7 +895,8 @@ def plain_turn(self:GeminiAdapter, d):
         calls = each(_gcall, ps[1:] if txt is not None else ps)
         return ('assistant', 'own calls', (txt, calls), d) if calls else None
     if r!='user': return None
-    return user_turn(ps, d, _gresult if type(ps[0]) in OBJS and 'function_response' in ps[0] else None, _gtext)
+    res = partial(_gresult, nok=name_ok(self)) if type(ps[0]) in OBJS and 'function_response' in ps[0] else None
+    return user_turn(ps, d, res, _gtext)
 
 GeminiAdapter.reads_msgs = True
 
@@ -911,10 +915,10 @@ def _own_call(p):
     return b, c[0], c[1]
 
 def _own_result(p):
-    "`(copy, id)` of a plain `function_response` part (`_gresult`), or `None`"
+    "`(copy, id, name)` of a plain `function_response` part (`_gresult`), or `None`"
     if (r := _gresult(p)) is None: return None
     f = Block(p['function_response']); dict.__setitem__(f, 'response', Block(f['response']))
-    return Block({'function_response':f}), r[0]
+    return Block({'function_response':f}), r[0], f['name']
 
 @patch
 def plain_makers(self:GeminiAdapter):
@@ -933,7 +937,7 @@ _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', '
                       'img_px', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
                       'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
                       'fix_item', 'text_of', 'parse_item', 'parse_block', 'reads', 'carry_marks', 'px_limit',
-                      'read_block')
+                      'read_block', 'split_msg', 'role_map')
 GeminiAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 # (and the lane's own reader and renderer, which `own_history` stands for: patched, the lane reads with them)
 _own_shipped = shipped(GeminiAdapter, 'plain_turn', 'plain_msgs')

@@ -544,7 +544,7 @@ def own_history(self:OpenAIChatAdapter, h):
 _as_shipped = shipped(OpenAIChatAdapter, 'tidy', 'before_send', 'chk_role', 'chk_px', 'fix_item', 'fits_item', 'msg',
                       'parse_item', 'plain_item', 'text_msg', 'mergeable', 'name_chars', 'name_max', 'name_first',
                       'id_chars', 'id_max', 'text_of', 'roles', 'carry_marks',
-                      'px_limit', 'read_block', 'parse_block')
+                      'px_limit', 'read_block', 'parse_block', 'split_msg', 'role_map')
 OpenAIChatAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 
 # %% ../../nbs/22_openai_chat.ipynb #90424f89
