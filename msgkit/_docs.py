@@ -356,10 +356,7 @@ docs = {
     '\n'
     'Parameters:\n'
     '    h: A history\n'
-    "    ad: The target's adapter\n"
-    "    calls: `calls(txt, cs)`: its message of the model's text (or `None`) and calls `(id, name, arguments, args)`\n"
-    '    results: `results(rs)`: its message of results `(id, name, text)`\n'
-    '    done: `done(ms)`: its messages as the history `mk_msgs` returns',
+    "    ad: The target's adapter: its `plain_makers()`, `(calls, results, done)`, render the calls and results",
 'msgkit.batch.batch_line':
     "One line of `api`'s batch input file (each adapter's `batch_line` says its format)\n"
     '\n'
@@ -1957,6 +1954,11 @@ docs = {
     '    cls: (not documented)\n'
     '    ok: (not documented)\n'
     '    ts: (not documented)',
+'msgkit.plain.maybe_own':
+    "Might `h` be in an API's own form: a list of messages, its first a plain dict (or a `Msg`) of two keys?\n"
+    '\n'
+    'Parameters:\n'
+    '    h: (not documented)',
 'msgkit.plain.copy_own':
     "History `h`, if in `ad`'s own plainest form (text, calls, their results), copied as `plain_msgs` would; or `None`\n"
     '\n'
@@ -1973,7 +1975,7 @@ docs = {
     'Parameters:\n'
     '    ad: (not documented)',
 'msgkit.plain.lane_history':
-    'History `h` rendered for `ad` at once by the first of `LANES` that reads it whole, if `ad` renders so; else `None`\n'
+    'History `h` rendered for `ad` at once by the first of `LANES` that reads it whole; else `None`\n'
     '\n'
     'Parameters:\n'
     '    h: (not documented)\n'

@@ -6,7 +6,7 @@
 __all__ = ['OK_MEMO', 'OK_MAX', 'ARGS_MEMO', 'ARGS_MAX', 'ARGS_DEEP', 'DICT_VIEWS', 'OBJS', 'ARRS', 'HOLES', 'READERS', 'LANES',
            'plain_str', 'id_ok', 'name_ok', 'plain_args', 'as_plain', 'plain_turns', 'text_maker', 'text_makers',
            'copy_json', 'each', 'user_turn', 'copy_msg', 'plain_json', 'copy_args', 'plain_imgs', 'new_msg',
-           'text_dicts', 'as_history', 'shipped', 'vouches', 'plain_ready', 'copy_own', 'readers_shipped',
+           'text_dicts', 'as_history', 'shipped', 'vouches', 'plain_ready', 'maybe_own', 'copy_own', 'readers_shipped',
            'lane_history']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
@@ -366,6 +366,13 @@ from itertools import islice
 # (the dict's own, on a `Block` and a `Msg` too: past `AttrDict`'s `__getattr__`, which slows each method of theirs)
 _get,_put,_lget = dict.get,dict.__setitem__,list.__getitem__
 
+_msg_types = frozenset({dict, Msg})
+
+def maybe_own(h)->bool:
+    "Might `h` be in an API's own form: a list of messages, its first a plain dict (or a `Msg`) of two keys?"
+    if type(h) is not list and type(h) is not History or not h: return False
+    return type(o := _lget(h, 0)) in _msg_types and len(o)==2
+
 def copy_own(
     h, # A history
     ad, # The target's adapter
@@ -415,7 +422,7 @@ def copy_own(
 
 # %% ../nbs/11b_plain.ipynb #74c3cded
 READERS = {}  # an adapter's class -> the `plain_turn` it ships with (each adapter's module notes its own)
-LANES = []  # readers of a whole history in a form, rendered at once: `f(h, ad, calls, results, done)` (a format's own)
+LANES = []  # readers of a whole history in a form, rendered at once: `f(h, ad)` (a format's own)
 
 def readers_shipped(ad)->bool:
     "Is every reader `plain_turns` asks for `ad` the one its class shipped with, its rules as they shipped?"
@@ -425,7 +432,7 @@ def readers_shipped(ad)->bool:
     return True
 
 def lane_history(h, ad)->list|None:
-    "History `h` rendered for `ad` at once by the first of `LANES` that reads it whole, if `ad` renders so; else `None`"
-    if not LANES or (pm := ad.plain_makers()) is None: return None
+    "History `h` rendered for `ad` at once by the first of `LANES` that reads it whole; else `None`"
+    # (each tells its form first, cheaply, then asks `ad.plain_makers()` and `readers_shipped`)
     for f in LANES:
-        if (r := f(h, ad, *pm)) is not None: return r
+        if (r := f(h, ad)) is not None: return r

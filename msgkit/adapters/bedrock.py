@@ -766,7 +766,7 @@ BedrockAdapter.reads_msgs = True
 
 # %% ../../nbs/25_bedrock.ipynb #8f0c9991
 from ..msgs import History
-from ..plain import copy_own
+from ..plain import copy_own, maybe_own
 
 def _own_call(b):
     "`(copy, id, name)` of a plain `toolUse` block (`_bcall`), or `None`"
@@ -789,7 +789,9 @@ def plain_makers(self:BedrockAdapter):
 @patch
 def own_history(self:BedrockAdapter, h):
     "History `h` as `mk_msgs` gives it, if in Converse's own plainest form (a tool loop sent back); else `None`"
-    if type(self) is not BedrockAdapter or not _as_shipped(self) or not _own_shipped(self): return None
+    # (its form told first: most histories are not in it, strings, another API's dicts)
+    if type(self) is not BedrockAdapter or not maybe_own(h): return None
+    if not _as_shipped(self) or not _own_shipped(self): return None
     if (r := copy_own(h, self, 'content', 'assistant', _own_call, _own_result)) is None: return None
     return _done(r)
 

@@ -902,7 +902,7 @@ GeminiAdapter.reads_msgs = True
 
 # %% ../../nbs/24_gemini.ipynb #e582d2c7
 from ..msgs import History
-from ..plain import copy_own
+from ..plain import copy_own, maybe_own
 
 def _own_call(p):
     "`(copy, id, name)` of a plain `function_call` part (`_gcall`), its signature bytes as `tidy` makes them; or `None`"
@@ -929,7 +929,9 @@ def plain_makers(self:GeminiAdapter):
 @patch
 def own_history(self:GeminiAdapter, h):
     "History `h` as `mk_msgs` gives it, if in Gemini's own plainest form (a tool loop sent back); else `None`"
-    if type(self) is not GeminiAdapter or not _as_shipped(self) or not _own_shipped(self): return None
+    # (its form told first: most histories are not in it, strings, another API's dicts)
+    if type(self) is not GeminiAdapter or not maybe_own(h): return None
+    if not _as_shipped(self) or not _own_shipped(self): return None
     return None if (r := copy_own(h, self, 'parts', 'model', _own_call, _own_result)) is None else History(r)
 
 # %% ../../nbs/24_gemini.ipynb #13060e95

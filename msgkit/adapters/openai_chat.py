@@ -596,15 +596,20 @@ from ..plain import readers_shipped
 
 _get = dict.get
 
+_dicts,_lget = {dict},list.__getitem__
+
 def chat_lane(
     h, # A history
-    ad, # The target's adapter
-    calls, # `calls(txt, cs)`: its message of the model's text (or `None`) and calls `(id, name, arguments, args)`
-    results, # `results(rs)`: its message of results `(id, name, text)`
-    done, # `done(ms)`: its messages as the history `mk_msgs` returns
+    ad, # The target's adapter: its `plain_makers()`, `(calls, results, done)`, render the calls and results
 )->list|None:
     "Chat dicts `h` of text, tool calls and their results rendered for `ad` at once, as the plain lane would; or `None`"
-    if type(h) is not list and type(h) is not History or not h or not readers_shipped(ad): return None
+    # (plain dicts all, told in C first: most histories that aren't, at once. `calls(txt, cs)`: the target's message of
+    # the model's text (or `None`) and calls `(id, name, arguments, args)`; `results(rs)`: its message of results
+    # `(id, name, text)`; `done(ms)`: its messages as the history `mk_msgs` returns)
+    if type(h) is not list and type(h) is not History or not h or type(_lget(h, 0)) is not dict: return None
+    if set(map(type, h))!=_dicts: return None
+    if (pm := ad.plain_makers()) is None or not readers_shipped(ad): return None
+    calls,results,done = pm
     mk = text_makers(ad, False); mu,ma = mk['user'],mk['assistant']
     ids,todo,user,idok,nok,out,rs = set(),[],True,id_ok(ad),name_ok(ad),[],None
     app = out.append
