@@ -23,34 +23,13 @@ from msgkit.adapters.openai_chat import OpenAIChatAdapter
 from msgkit.adapters.gemini import GeminiAdapter
 from msgkit.adapters.bedrock import BedrockAdapter
 import oracle
+from shortways import types, out, general
 from test_perf22_loop import loops
 from peers import tool_chat
 
 APIS = ('gemini', 'bedrock')
 KEY = dict(gemini='parts', bedrock='content')
 MODEL = dict(gemini='model', bedrock='assistant')
-
-def types(x):
-    if isinstance(x, dict): return (type(x).__name__, [(k, types(v)) for k, v in x.items()])
-    if isinstance(x, list): return (type(x).__name__, [types(v) for v in x])
-    return type(x).__name__
-
-def out(h, api):
-    "Everything `mk_msgs` gives for `h`: messages as JSON (key order kept), their types, the warnings; or the error"
-    with warnings.catch_warnings(record=True) as ws:
-        warnings.simplefilter('always')
-        try: r = msgkit.mk_msgs(copy.deepcopy(h), api)
-        except Exception as e: return ('error', type(e).__name__, str(e))
-    return [json.dumps(m, default=repr) for m in r], types(r), [(w.category.__name__, str(w.message)) for w in ws]
-
-def general(h, api):
-    "What the general path gives: every short way off"
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(core, 'plain_turns', lambda h, ad: None)
-        m.setattr(core, '_texts', lambda msgs, ad: None)
-        m.setattr(core, 'lane_history', lambda h, ad: None)
-        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
-        return out(h, api)
 
 def taken(h, api): return get_api(api).own_history(copy.deepcopy(h)) is not None
 

@@ -17,6 +17,7 @@ HERE = os.path.dirname(__file__)
 sys.path[:0] = [HERE, os.path.join(HERE, '..', 'bench')]
 from peers import tool_chat
 import oracle
+from shortways import types, out, general
 import msgkit
 from msgkit import core, plain
 from msgkit.msgs import Msg, Block, Blocks, History, msg_of
@@ -29,29 +30,6 @@ from msgkit.adapters.bedrock import BedrockAdapter
 APIS = ('gemini', 'bedrock')
 KEY = dict(gemini='parts', bedrock='content')
 CLS = dict(gemini=GeminiAdapter, bedrock=BedrockAdapter)
-
-def types(x):
-    if isinstance(x, dict): return (type(x).__name__, [(k, types(v)) for k, v in x.items()])
-    if isinstance(x, list): return (type(x).__name__, [types(v) for v in x])
-    return type(x).__name__
-
-def out(h, api, f=None):
-    "All `mk_msgs` (or `f`) gives for `h`: messages as JSON (key order kept), their types, the warnings; or the error"
-    f = f or (lambda x: msgkit.mk_msgs(x, api))
-    with warnings.catch_warnings(record=True) as ws:
-        warnings.simplefilter('always')
-        try: r = f(copy.deepcopy(h))
-        except Exception as e: return ('error', type(e).__name__, str(e))
-    return [json.dumps(m, default=repr) for m in r], types(r), [(w.category.__name__, str(w.message)) for w in ws]
-
-def general(h, api, f=None):
-    "What the general path gives: every short way off"
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(core, 'plain_turns', lambda h, ad: None)
-        m.setattr(core, '_texts', lambda msgs, ad: None)
-        m.setattr(core, 'lane_history', lambda h, ad: None)
-        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
-        return out(h, api, f)
 
 def same(h, api, f=None): return out(h, api, f) == general(h, api, f)
 
