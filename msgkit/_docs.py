@@ -356,7 +356,7 @@ docs = {
     '\n'
     'Parameters:\n'
     '    h: A history\n'
-    "    ad: The target's adapter: its `plain_makers()`, `(calls, results, done)`, render the calls and results",
+    "    ad: The target's adapter: its `plain_makers()`, `(texts, calls, results, done)`, render the messages",
 'msgkit.batch.batch_line':
     "One line of `api`'s batch input file (each adapter's `batch_line` says its format)\n"
     '\n'
@@ -1969,8 +1969,8 @@ docs = {
     "    model: The model's role\n"
     '    call: `call(b)`: `(copy, id, name)` of call block `b`, or `None`\n'
     '    result: `result(b)`: `(copy, id, name or None)` of result block `b`, or `None`',
-'msgkit.plain.readers_shipped':
-    'Is every reader `plain_turns` asks for `ad` the one its class shipped with, its rules as they shipped?\n'
+'msgkit.plain.shipped_readers':
+    "The readers `plain_turns` asks for `ad`, if each is the one its class ships with (none a user's); else `None`\n"
     '\n'
     'Parameters:\n'
     '    ad: (not documented)',
@@ -2017,6 +2017,8 @@ docs = {
     '\n'
     'Parameters:\n'
     '    ad: (not documented)',
+'msgkit.registry.all_shipped':
+    "Is every adapter registered msgkit's own? (A user's, registered, may read what the short ways read: then not)",
 'msgkit.registry.says_no':
     'Mark base method `f` as one that says no of every input: `all_adapters(asks=f.__name__)` leaves out who keeps it\n'
     '\n'

@@ -6,7 +6,7 @@
 __all__ = ['OK_MEMO', 'OK_MAX', 'ARGS_MEMO', 'ARGS_MAX', 'ARGS_DEEP', 'DICT_VIEWS', 'OBJS', 'ARRS', 'HOLES', 'READERS', 'LANES',
            'plain_str', 'id_ok', 'name_ok', 'plain_args', 'as_plain', 'plain_turns', 'text_maker', 'text_makers',
            'copy_json', 'each', 'user_turn', 'copy_msg', 'plain_json', 'copy_args', 'plain_imgs', 'new_msg',
-           'text_dicts', 'as_history', 'shipped', 'vouches', 'plain_ready', 'maybe_own', 'copy_own', 'readers_shipped',
+           'text_dicts', 'as_history', 'shipped', 'vouches', 'plain_ready', 'maybe_own', 'copy_own', 'shipped_readers',
            'lane_history']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
@@ -16,7 +16,7 @@ from fastcore.basics import AttrDict
 from .errors import *
 from .parts import *
 from .msgs import Msg, Block, Blocks, History, msg_of, msg_maker
-from .registry import all_adapters, registered
+from .registry import all_adapters, registered, all_shipped
 from .repairs import fit_name
 from .mediapart import media, image_part, payload
 
@@ -31,38 +31,45 @@ _ok = {}  # (adapter, what, its rules' values) -> its check
 OK_MEMO,OK_MAX = 4096,256  # how many ids (or names) a check remembers, and the longest it remembers
 
 def _check(k, f):
-    "`f`, the check for `k`, remembered (a few: one for each set of rule values it was asked with)"
+    "`f`, the check for `k`, remembered (a few: one for each set of rule values it was asked with; none unhashable)"
+    try: hash(k)
+    except TypeError: return f  # (a rule's value a list, say: made each time)
     if len(_ok)>=64: _ok.clear()
     _ok[k] = f
     return f
 
+def _made(k):
+    "The check made for `k`, if one was (`None` for a key that can't be hashed)"
+    try: return _ok.get(k)
+    except TypeError: return None
+
+def _memo(ok):
+    "`ok`, remembered for short texts; `False` where it raises (a rule of an odd value: the general path says so)"
+    memo = {}
+    def f(s):
+        if (r := memo.get(s)) is None:
+            try: r = bool(ok(s))
+            except Exception: r = False
+            if len(s)<=OK_MAX:
+                if len(memo)>=OK_MEMO: memo.clear()
+                memo[s] = r
+        return r
+    return f
+
 def id_ok(ad):
     "A function telling whether a tool-call id is one `ad` takes as it is (`fit_id` would leave it)"
-    # (one for the rules' values it is asked with: one made while a rule was patched is not asked once it is undone)
-    if (f := _ok.get(k := (ad, 'id', ad.id_chars, ad.id_max))) is not None: return f
+    # (one for the rules' values it is asked with: one made while a rule was patched is not asked once it is undone.
+    # Each answer for a short id remembered: a tool loop sends the same ids every turn)
+    if (f := _made(k := (ad, 'id', ad.id_chars, ad.id_max))) is not None: return f
     rx = re.compile(f'[{ad.id_chars}]+').fullmatch if ad.id_chars is not None else None
-    memo,mx = {},ad.id_max
-    def f(i):  # (remembered if short: a tool loop sends the same ids every turn)
-        if (r := memo.get(i)) is None:
-            r = (rx is None or rx(i) is not None) and (mx is None or len(i)<=mx)
-            if len(i)<=OK_MAX:
-                if len(memo)>=OK_MEMO: memo.clear()
-                memo[i] = r
-        return r
-    return _check(k, f)
+    mx = ad.id_max
+    return _check(k, _memo(lambda i: (rx is None or rx(i) is not None) and (mx is None or len(i)<=mx)))
 
 def name_ok(ad):
     "A function telling whether a tool name is one `ad` takes as it is (`fit_name` would leave it)"
-    if (f := _ok.get(k := (ad, 'name', ad.name_chars, ad.name_max, ad.name_first))) is not None: return f
-    memo,chars,mx,first = {},ad.name_chars,ad.name_max,ad.name_first
-    def f(n):  # (remembered if short, as ids are)
-        if (r := memo.get(n)) is None:
-            r = bool(n) and fit_name(n, chars, mx, first)==n
-            if len(n)<=OK_MAX:
-                if len(memo)>=OK_MEMO: memo.clear()
-                memo[n] = r
-        return r
-    return _check(k, f)
+    if (f := _made(k := (ad, 'name', ad.name_chars, ad.name_max, ad.name_first))) is not None: return f
+    chars,mx,first = ad.name_chars,ad.name_max,ad.name_first
+    return _check(k, _memo(lambda n: bool(n) and fit_name(n, chars, mx, first)==n))
 
 # %% ../nbs/11b_plain.ipynb #ab75ce46
 _args = {}  # arguments' JSON text -> the dict it holds (never handed out: `copy_json` copies it)
@@ -93,6 +100,8 @@ def plain_args(a:str)->dict|None:
 DICT_VIEWS = frozenset({Msg, Block, AttrDict})  # msgkit's own dicts (and fastcore's): read as the dicts they are
 OBJS = frozenset({dict, Block})  # a JSON object as a reader that `reads_msgs` takes it: a dict, or a `Msg`'s `Block`
 ARRS = frozenset({list, Blocks})  # a JSON array as such a reader takes it: a list, or a `Msg`'s `Blocks`
+
+def _bound(f)->bool: return hasattr(f, '__self__')  # (a reader as its class has it, bound to its adapter)
 
 def as_plain(v, d:int=0):
     "`v` with msgkit's own `Msg`s, `Block`s (fastcore `AttrDict`s) and `Blocks` as plain dicts and lists (a copy)"
@@ -128,7 +137,9 @@ def plain_turns(
     if type(h) is not list and type(h) is not History or not h: return None
     out,role,todo,ids,idok,nok,items = [],'user',[],set(),id_ok(ad),name_ok(ad),None
     # the readers, the target's first; the one that read the last dict is asked first (a history keeps one format)
-    if not (fs := [s.plain_turn for s in all_adapters(ad, asks='plain_turn')]): return None
+    if not (fs := [s.plain_turn for s in all_adapters(ad, asks='plain_turn')]) or not all_shipped(): return None
+    # (a reader set on an adapter, a function of its own: its rules are the general path's to apply)
+    if not all(map(_bound, fs)): return None
     # (the list is kept by the API's name: another instance of the target's class, first in it, is this one's reader)
     if fs[0].__self__ is not ad and type(fs[0].__self__) is type(ad): fs[0] = ad.plain_turn
     cur,own,ok = fs[0],(fs[0] if fs[0].__self__ is ad else None),None
@@ -371,7 +382,7 @@ _msg_types = frozenset({dict, Msg})
 def maybe_own(h)->bool:
     "Might `h` be in an API's own form: a list of messages, its first a plain dict (or a `Msg`) of two keys?"
     if type(h) is not list and type(h) is not History or not h: return False
-    return type(o := _lget(h, 0)) in _msg_types and len(o)==2
+    return type(o := _lget(h, 0)) in _msg_types and len(o)==2 and all_shipped()
 
 def copy_own(
     h, # A history
@@ -424,15 +435,16 @@ def copy_own(
 READERS = {}  # an adapter's class -> the `plain_turn` it ships with (each adapter's module notes its own)
 LANES = []  # readers of a whole history in a form, rendered at once: `f(h, ad)` (a format's own)
 
-def readers_shipped(ad)->bool:
-    "Is every reader `plain_turns` asks for `ad` the one its class shipped with, its rules as they shipped?"
-    for s in all_adapters(ad, asks='plain_turn'):
-        t = type(s)
-        if READERS.get(t) is not t.plain_turn or 'plain_turn' in s.__dict__ or not s.rules_as_shipped(): return False
-    return True
+def shipped_readers(ad)->list|None:
+    "The readers `plain_turns` asks for `ad`, if each is the one its class ships with (none a user's); else `None`"
+    # (whose rules to ask is the lane's to say: those of the readers `plain_turns` would read its form with)
+    fs = all_adapters(ad, asks='plain_turn')
+    for s in fs:
+        if READERS.get(t := type(s)) is not t.plain_turn or 'plain_turn' in s.__dict__: return None
+    return fs if all_shipped() else None
 
 def lane_history(h, ad)->list|None:
     "History `h` rendered for `ad` at once by the first of `LANES` that reads it whole; else `None`"
-    # (each tells its form first, cheaply, then asks `ad.plain_makers()` and `readers_shipped`)
+    # (each tells its form first, cheaply, then asks `ad.plain_makers()` and `shipped_readers`)
     for f in LANES:
         if (r := f(h, ad)) is not None: return r

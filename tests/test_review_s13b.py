@@ -1,13 +1,18 @@
 """Review s13b of 7e05443 (and its fixes, 902589e): a Chat tool loop sent to Gemini or Bedrock with no option is read
 and rendered at once (`openai_chat.chat_lane`, asked by core's `plain_history` through `plain.lane_history` with the
-target's `plain_makers`), guarded by `plain.readers_shipped`.
+target's `plain_makers`), guarded by `plain.readers_shipped` (since: `plain.shipped_readers`, and the rules of the
+readers that read the form).
 
 The contract: what `mk_msgs` gives is EXACTLY what the general path gives (every short way off, as test_own_s13's
 `general` does): the messages, their key order, the type of every dict and list, the warnings, or the same error (type
 and text); and what the older lane alone gives (`core.lane_history` off).
 
 Defects are strict xfails, NEW where they fail because of 7e05443/902589e (the same test passes at 7e05443^, where
-`lane_history` is absent: the file runs there too) and PREDATING where they fail the same way before. The rest are the
+`lane_history` is absent: the file runs there too) and PREDATING where they fail the same way before. All nine were
+fixed in session 13 (the marks gone, a comment each): the lane asks `plain_ready` as `plain_msgs` does, Chat's reader
+among those registered, the rules of the readers that read the form alone; `id_ok`/`name_ok` made each time for rules
+that can't be hashed and saying no where a rule raises; a reader set on an adapter and a user's registered adapter
+send `plain_turns` (and the lanes) to the general path; `join` and `msg_shape` in every snapshot. The rest are the
 areas probed that held."""
 import copy, json, random, threading, warnings
 from collections import OrderedDict
@@ -353,9 +358,7 @@ BIG = tool_chat(8) + PAR
 
 def xfail(reason): return pytest.mark.xfail(strict=True, reason=reason)
 
-@xfail("NEW: the lane skips what Bedrock's plain_msgs asks first (plain_ready's chk_px, even with no image): a rule "
-       "outside the snapshot (img_many, Bedrock's, Adapter's or the adapter's own; px_limit equal to every value) that "
-       "makes the general path's px_limit fail is not met; the older lane met it")
+# found by review s13b, fixed in session 13 (was a strict xfail, NEW)
 @pytest.mark.parametrize('obj', ['class', 'base', 'instance', 'px_limit'])
 def test_new_lane_skips_chk_px(obj):
     with pytest.MonkeyPatch.context() as m:
@@ -366,9 +369,7 @@ def test_new_lane_skips_chk_px(obj):
         assert older(BIG, 'bedrock') == general(BIG, 'bedrock')
         assert out(BIG, 'bedrock') == general(BIG, 'bedrock')
 
-@xfail("NEW: with openai_chat unregistered (registry.unregister) plain_turns has no reader of Chat dicts and the "
-       "general path none of Chat's plain_item/parse_item (an error: role 'tool'), but chat_lane still reads them as "
-       "Chat's: readers_shipped asks only of the readers registered")
+# found by review s13b, fixed in session 13 (was a strict xfail, NEW)
 @pytest.mark.parametrize('api', APIS)
 def test_new_chat_unregistered(api):
     out(BIG, api)  # (warm)
@@ -386,9 +387,7 @@ class NoEq:
     def __eq__(self, o): raise TypeError('not comparable')
     __hash__ = object.__hash__
 
-@xfail("NEW: readers_shipped asks rules_as_shipped of every reader, not only of those the history meets: a rule of an "
-       "API it never touches (the Responses API's limits, or the other target's) that can't be compared makes mk_msgs "
-       "raise, where the general path and the older lane render the history")
+# found by review s13b, fixed in session 13 (was a strict xfail, NEW)
 @pytest.mark.parametrize('api,cls', [('gemini', OpenAIAdapter), ('bedrock', OpenAIAdapter),
                                      ('gemini', BedrockAdapter), ('bedrock', GeminiAdapter)])
 def test_new_unrelated_rule_compared(api, cls):
@@ -399,18 +398,14 @@ def test_new_unrelated_rule_compared(api, cls):
         assert g[0] != 'error' and older(BIG, api) == g
         assert out(BIG, api) == g
 
-@xfail("NEW (902589e): id_ok and name_ok key their check by the rules' values, hashed: a value that can't be hashed "
-       "(a list of characters, which the general path takes; mock.ANY as name_max, which it refuses in fit_name) makes "
-       "plain_turns, which asks them before any rule is checked, raise 'unhashable type' (in name_ok) instead")
+# found by review s13b, fixed in session 13 (was a strict xfail, NEW (902589e))
 @pytest.mark.parametrize('name,v', [('name_chars', ['a-z']), ('name_max', mock.ANY)])
 def test_new_unhashable_rule(name, v):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(GeminiAdapter, name, v)
         assert out(BIG, 'gemini') == general(BIG, 'gemini')
 
-@xfail("PREDATING: a reader patched on an adapter (`ad.plain_turn = f`, a function) has no __self__: plain_turns, "
-       "asked once the lane steps aside, raises AttributeError ('function' object has no attribute '__self__') where "
-       "the general path renders")
+# found by review s13b, fixed in session 13 (was a strict xfail, PREDATING)
 @pytest.mark.parametrize('api,cls', [('gemini', OpenAIChatAdapter), ('bedrock', AnthropicAdapter),
                                      ('gemini', GeminiAdapter), ('bedrock', BedrockAdapter)])
 def test_predating_instance_reader(api, cls):
@@ -421,8 +416,7 @@ def test_predating_instance_reader(api, cls):
         assert lane(BIG, api) is None
         assert out(BIG, api) == general(BIG, api)
 
-@xfail("PREDATING: join (how tidy joins a run of messages: parallel calls' results) is in neither Gemini's nor "
-       "Bedrock's snapshot; patched, the general path joins with it, the lanes render each run of results their way")
+# found by review s13b, fixed in session 13 (was a strict xfail, PREDATING)
 @pytest.mark.parametrize('api', APIS)
 def test_predating_join_unsnapshotted(api):
     cls = TARGET[api]; real = cls.join
@@ -433,8 +427,7 @@ def test_predating_join_unsnapshotted(api):
         m.setattr(cls, 'join', join)
         assert out(PAR, api) == general(PAR, api)
 
-@xfail("PREDATING: msg_shape (what fits_item tests: an item passed through as the target's own) is in no snapshot; "
-       "widened, the general path keeps Chat dicts as they came (and refuses their roles), the lanes render them")
+# found by review s13b, fixed in session 13 (was a strict xfail, PREDATING)
 @pytest.mark.parametrize('api', APIS)
 def test_predating_msg_shape_unsnapshotted(api):
     cls = TARGET[api]
@@ -444,17 +437,14 @@ def test_predating_msg_shape_unsnapshotted(api):
         m.setattr(cls, 'msg_shape', shape)
         assert out(BIG, api) == general(BIG, api)
 
-@xfail("PREDATING: plain_turns asks id_ok before any rule is checked: an id_max of text (or mock.ANY) raises there "
-       "('(in f)'), not where the general path raises ('(in repairs_needed)')")
+# found by review s13b, fixed in session 13 (was a strict xfail, PREDATING)
 @pytest.mark.parametrize('api', APIS)
 def test_predating_id_max_text(api):
     with pytest.MonkeyPatch.context() as m:
         m.setattr(TARGET[api], 'id_max', '64')
         assert out(BIG, api) == general(BIG, api)
 
-@xfail("PREDATING: a user's registered subclass of Chat's adapter (no dialect) whose parse_item reads tool messages "
-       "its own way reads them on the general path (its plain_item, asked before Chat's); the older lane reads them "
-       "with Chat's plain_turn (the new lane steps aside)")
+# found by review s13b, fixed in session 13 (was a strict xfail, PREDATING)
 @pytest.mark.parametrize('api', APIS)
 def test_predating_registered_chat_subclass(api):
     @register

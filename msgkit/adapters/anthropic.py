@@ -879,6 +879,7 @@ _as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'befo
                       'chk_px', 'img_px', 'parse_item', 'parse_block', 'mergeable', 'id_chars', 'id_max',
                       'name_chars', 'name_max', 'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk',
                       'takes', 'chk_size', 'text_of', 'carry_marks', 'px_limit', 'read_block',
-                      'max_marks', 'split_msg', 'role_map')
+                      'max_marks', 'split_msg', 'role_map',
+                      'join', 'msg_shape')
 AnthropicAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
-READERS[AnthropicAdapter] = AnthropicAdapter.plain_turn  # (its reader as it ships: `readers_shipped`)
+READERS[AnthropicAdapter] = AnthropicAdapter.plain_turn  # (its reader as it ships: `shipped_readers`)

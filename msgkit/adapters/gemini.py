@@ -922,16 +922,19 @@ def _own_result(p):
 
 @patch
 def plain_makers(self:GeminiAdapter):
-    "`(calls, results, done)`: what a whole-history reader (`plain.LANES`) renders with; `None`: a rule patched"
-    if type(self) is not GeminiAdapter or not _as_shipped(self) or not _own_shipped(self): return None
-    return _calls_msg, _results_msg, as_history
+    "`(texts, calls, results, done)`: what a whole-history reader (`plain.LANES`) renders with, or `None`"
+    # (as `plain_msgs` asks first, `plain_ready`: the text makers; `None` for a subclass, a rule patched; the pixel
+    # rules asked, with no image, as there)
+    if not _own_shipped(self) or (mk := plain_ready(self, GeminiAdapter, _as_shipped, [])) is None: return None
+    return mk, _calls_msg, _results_msg, as_history
 
 @patch
 def own_history(self:GeminiAdapter, h):
     "History `h` as `mk_msgs` gives it, if in Gemini's own plainest form (a tool loop sent back); else `None`"
     # (its form told first: most histories are not in it, strings, another API's dicts)
     if type(self) is not GeminiAdapter or not maybe_own(h): return None
-    if not _as_shipped(self) or not _own_shipped(self): return None
+    # (as `plain_msgs` asks first: a subclass, a rule patched, the pixel rules with no image)
+    if not _own_shipped(self) or plain_ready(self, GeminiAdapter, _as_shipped, []) is None: return None
     return None if (r := copy_own(h, self, 'parts', 'model', _own_call, _own_result)) is None else History(r)
 
 # %% ../../nbs/24_gemini.ipynb #13060e95
@@ -939,8 +942,9 @@ _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', '
                       'img_px', 'fits_item', 'mergeable', 'id_chars', 'id_max', 'name_chars', 'name_max',
                       'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
                       'fix_item', 'text_of', 'parse_item', 'parse_block', 'reads', 'carry_marks', 'px_limit',
-                      'read_block', 'split_msg', 'role_map')
+                      'read_block', 'split_msg', 'role_map',
+                      'join', 'msg_shape')
 GeminiAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 # (and the lane's own reader and renderer, which `own_history` stands for: patched, the lane reads with them)
 _own_shipped = shipped(GeminiAdapter, 'plain_turn', 'plain_msgs')
-READERS[GeminiAdapter] = GeminiAdapter.plain_turn  # (its reader as it ships: `readers_shipped`)
+READERS[GeminiAdapter] = GeminiAdapter.plain_turn  # (its reader as it ships: `shipped_readers`)

@@ -856,6 +856,7 @@ _as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy',
                       'fits_item', 'fix_item', 'id_chars', 'id_max', 'name_chars', 'name_max', 'name_first',
                       'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size', 'text_of',
                       'mergeable', 'parse_item', 'parse_block', 'reads',
-                      'carry_marks', 'px_limit', 'read_block', 'split_msg', 'role_map')
+                      'carry_marks', 'px_limit', 'read_block', 'split_msg', 'role_map',
+                      'join', 'msg_shape')
 OpenAIAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
-READERS[OpenAIAdapter] = OpenAIAdapter.plain_turn  # (its reader as it ships: `readers_shipped`)
+READERS[OpenAIAdapter] = OpenAIAdapter.plain_turn  # (its reader as it ships: `shipped_readers`)

@@ -544,7 +544,8 @@ def own_history(self:OpenAIChatAdapter, h):
 _as_shipped = shipped(OpenAIChatAdapter, 'tidy', 'before_send', 'chk_role', 'chk_px', 'fix_item', 'fits_item', 'msg',
                       'parse_item', 'plain_item', 'text_msg', 'mergeable', 'name_chars', 'name_max', 'name_first',
                       'id_chars', 'id_max', 'text_of', 'roles', 'carry_marks',
-                      'px_limit', 'read_block', 'parse_block', 'split_msg', 'role_map')
+                      'px_limit', 'read_block', 'parse_block', 'split_msg', 'role_map',
+                      'join', 'msg_shape')
 OpenAIChatAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 
 # %% ../../nbs/22_openai_chat.ipynb #90424f89
@@ -591,8 +592,7 @@ def plain_turn(self:OpenAIChatAdapter, d):
     return ('assistant', 'calls', (c, calls), None)
 
 # %% ../../nbs/22_openai_chat.ipynb #a3a96237
-from ..plain import text_makers, READERS, LANES
-from ..plain import readers_shipped
+from ..plain import READERS, LANES, shipped_readers
 
 _get = dict.get
 
@@ -600,17 +600,23 @@ _dicts,_lget = {dict},list.__getitem__
 
 def chat_lane(
     h, # A history
-    ad, # The target's adapter: its `plain_makers()`, `(calls, results, done)`, render the calls and results
+    ad, # The target's adapter: its `plain_makers()`, `(texts, calls, results, done)`, render the messages
 )->list|None:
     "Chat dicts `h` of text, tool calls and their results rendered for `ad` at once, as the plain lane would; or `None`"
-    # (plain dicts all, told in C first: most histories that aren't, at once. `calls(txt, cs)`: the target's message of
-    # the model's text (or `None`) and calls `(id, name, arguments, args)`; `results(rs)`: its message of results
-    # `(id, name, text)`; `done(ms)`: its messages as the history `mk_msgs` returns)
+    # (plain dicts all, told in C first: most histories that aren't, at once. `texts`: the target's text makers, by
+    # role; `calls(txt, cs)`: its message of the model's text (or `None`) and calls `(id, name, arguments, args)`;
+    # `results(rs)`: its message of results `(id, name, text)`; `done(ms)`: its messages as `mk_msgs` returns them)
     if type(h) is not list and type(h) is not History or not h or type(_lget(h, 0)) is not dict: return None
     if set(map(type, h))!=_dicts: return None
-    if (pm := ad.plain_makers()) is None or not readers_shipped(ad): return None
-    calls,results,done = pm
-    mk = text_makers(ad, False); mu,ma = mk['user'],mk['assistant']
+    # (the target's renderers first: an API that renders none so asks no reader, as `plain_msgs` gates `plain_turns`)
+    if (pm := ad.plain_makers()) is None or (fs := shipped_readers(ad)) is None: return None
+    # the rules `plain_turns` asks: of the reader it reads the first dict with (a text's: the first in its order that
+    # reads one) and of Chat's, which alone reads a call or a result (registered, or no reader reads them)
+    o = _lget(h, 0)
+    x = next((s for s in fs if s.plain_turn(o) is not None), None)
+    ch = next((s for s in fs if type(s) is OpenAIChatAdapter), None)
+    if x is None or ch is None or not x.rules_as_shipped() or not ch.rules_as_shipped(): return None
+    mk,calls,results,done = pm; mu,ma = mk['user'],mk['assistant']
     ids,todo,user,idok,nok,out,rs = set(),[],True,id_ok(ad),name_ok(ad),[],None
     app = out.append
     for o in h:
