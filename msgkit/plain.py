@@ -28,7 +28,8 @@ def plain_str(s:str)->bool:
 
 # %% ../nbs/11b_plain.ipynb #762628cf
 _ok = {}  # (adapter, what, its rules' values) -> its check
-OK_MEMO,OK_MAX = 4096,256  # how many ids (or names) a check remembers, and the longest it remembers
+OK_MEMO = 4096  # how many ids (or names) a check remembers
+OK_MAX = 256  # the longest id (or name) it remembers
 
 def _check(k, f):
     "`f`, the check for `k`, remembered (a few: one for each set of rule values it was asked with; none unhashable)"
