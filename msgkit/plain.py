@@ -102,8 +102,6 @@ DICT_VIEWS = frozenset({Msg, Block, AttrDict})  # msgkit's own dicts (and fastco
 OBJS = frozenset({dict, Block})  # a JSON object as a reader that `reads_msgs` takes it: a dict, or a `Msg`'s `Block`
 ARRS = frozenset({list, Blocks})  # a JSON array as such a reader takes it: a list, or a `Msg`'s `Blocks`
 
-def _bound(f)->bool: return hasattr(f, '__self__')  # (a reader as its class has it, bound to its adapter)
-
 def as_plain(v, d:int=0):
     "`v` with msgkit's own `Msg`s, `Block`s (fastcore `AttrDict`s) and `Blocks` as plain dicts and lists (a copy)"
     t = type(v)
@@ -139,8 +137,8 @@ def plain_turns(
     out,role,todo,ids,idok,nok,items = [],'user',[],set(),id_ok(ad),name_ok(ad),None
     # the readers, the target's first; the one that read the last dict is asked first (a history keeps one format)
     if not (fs := [s.plain_turn for s in all_adapters(ad, asks='plain_turn')]) or not all_shipped(): return None
-    # (a reader set on an adapter, a function of its own: its rules are the general path's to apply)
-    if not all(map(_bound, fs)): return None
+    # (a reader set on an adapter, a function of its own, not one bound to it: its rules are the general path's)
+    if not all(hasattr(f, '__self__') for f in fs): return None
     # (the list is kept by the API's name: another instance of the target's class, first in it, is this one's reader)
     if fs[0].__self__ is not ad and type(fs[0].__self__) is type(ad): fs[0] = ad.plain_turn
     cur,own,ok = fs[0],(fs[0] if fs[0].__self__ is ad else None),None
