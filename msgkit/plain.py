@@ -11,6 +11,7 @@ __all__ = ['OK_MEMO', 'OK_MAX', 'ARGS_MEMO', 'ARGS_MAX', 'ARGS_DEEP', 'DICT_VIEW
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
 import re, json
+from types import MethodType
 from operator import attrgetter, itemgetter
 from fastcore.basics import AttrDict
 from .errors import *
@@ -31,18 +32,14 @@ _ok = {}  # (adapter, what, its rules' values) -> its check
 OK_MEMO = 4096  # how many ids (or names) a check remembers
 OK_MAX = 256  # the longest id (or name) it remembers
 
-def _check(k, f):
-    "`f`, the check for `k`, remembered (a few: one for each set of rule values it was asked with; none unhashable)"
-    try: hash(k)
-    except TypeError: return f  # (a rule's value a list, say: made each time)
-    if len(_ok)>=64: _ok.clear()
-    _ok[k] = f
+def _checked(k, make):
+    "The check `make()` makes for `k` (an adapter, what, its rules' values), made once (a few kept)"
+    try: f = _ok.get(k)
+    except TypeError: return make()  # (a rule's value that can't be hashed, a list say: made each time)
+    if f is None:
+        if len(_ok)>=64: _ok.clear()
+        f = _ok[k] = make()
     return f
-
-def _made(k):
-    "The check made for `k`, if one was (`None` for a key that can't be hashed)"
-    try: return _ok.get(k)
-    except TypeError: return None
 
 def _memo(ok):
     "`ok`, remembered for short texts; `False` where it raises (a rule of an odd value: the general path says so)"
@@ -61,16 +58,15 @@ def id_ok(ad):
     "A function telling whether a tool-call id is one `ad` takes as it is (`fit_id` would leave it)"
     # (one for the rules' values it is asked with: one made while a rule was patched is not asked once it is undone.
     # Each answer for a short id remembered: a tool loop sends the same ids every turn)
-    if (f := _made(k := (ad, 'id', ad.id_chars, ad.id_max))) is not None: return f
-    rx = re.compile(f'[{ad.id_chars}]+').fullmatch if ad.id_chars is not None else None
-    mx = ad.id_max
-    return _check(k, _memo(lambda i: (rx is None or rx(i) is not None) and (mx is None or len(i)<=mx)))
+    def make():
+        rx,mx = re.compile(f'[{ad.id_chars}]+').fullmatch if ad.id_chars is not None else None,ad.id_max
+        return _memo(lambda i: (rx is None or rx(i) is not None) and (mx is None or len(i)<=mx))
+    return _checked((ad, 'id', ad.id_chars, ad.id_max), make)
 
 def name_ok(ad):
     "A function telling whether a tool name is one `ad` takes as it is (`fit_name` would leave it)"
-    if (f := _made(k := (ad, 'name', ad.name_chars, ad.name_max, ad.name_first))) is not None: return f
-    chars,mx,first = ad.name_chars,ad.name_max,ad.name_first
-    return _check(k, _memo(lambda n: bool(n) and fit_name(n, chars, mx, first)==n))
+    k = ad,'name',ad.name_chars,ad.name_max,ad.name_first
+    return _checked(k, lambda: _memo(lambda n: bool(n) and fit_name(n, *k[2:])==n))
 
 # %% ../nbs/11b_plain.ipynb #ab75ce46
 _args = {}  # arguments' JSON text -> the dict it holds (never handed out: `copy_json` copies it)
@@ -98,6 +94,7 @@ def plain_args(a:str)->dict|None:
     return d
 
 # %% ../nbs/11b_plain.ipynb #b093fdf3
+_methods = {MethodType}  # (readers bound to their adapters)
 DICT_VIEWS = frozenset({Msg, Block, AttrDict})  # msgkit's own dicts (and fastcore's): read as the dicts they are
 OBJS = frozenset({dict, Block})  # a JSON object as a reader that `reads_msgs` takes it: a dict, or a `Msg`'s `Block`
 ARRS = frozenset({list, Blocks})  # a JSON array as such a reader takes it: a list, or a `Msg`'s `Blocks`
@@ -137,8 +134,8 @@ def plain_turns(
     out,role,todo,ids,idok,nok,items = [],'user',[],set(),id_ok(ad),name_ok(ad),None
     # the readers, the target's first; the one that read the last dict is asked first (a history keeps one format)
     if not (fs := [s.plain_turn for s in all_adapters(ad, asks='plain_turn')]) or not all_shipped(): return None
-    # (a reader set on an adapter, a function of its own, not one bound to it: its rules are the general path's)
-    if not all(hasattr(f, '__self__') for f in fs): return None
+    # (a reader set on an adapter, a function of its own, not a method bound to it: its rules are the general path's)
+    if set(map(type, fs))!=_methods: return None
     # (the list is kept by the API's name: another instance of the target's class, first in it, is this one's reader)
     if fs[0].__self__ is not ad and type(fs[0].__self__) is type(ad): fs[0] = ad.plain_turn
     cur,own,ok = fs[0],(fs[0] if fs[0].__self__ is ad else None),None
@@ -444,6 +441,8 @@ def shipped_readers(ad)->list|None:
 
 def lane_history(h, ad)->list|None:
     "History `h` rendered for `ad` at once by the first of `LANES` that reads it whole; else `None`"
-    # (each tells its form first, cheaply, then asks `ad.plain_makers()` and `shipped_readers`)
+    # (each tells its form first, cheaply, then asks `ad.plain_makers()` and `shipped_readers`; an API that renders
+    # none so, its `plain_makers` the base's, is asked nothing)
+    if getattr(type(ad).plain_makers, 'says_no', False): return None
     for f in LANES:
         if (r := f(h, ad)) is not None: return r

@@ -221,6 +221,7 @@ def plain_item(self:Adapter, d:dict)->bool:
     return False
 
 @patch
+@says_no  # (`lane_history` asks no lane for an adapter that keeps it)
 def plain_makers(self:Adapter)->tuple|None:
     "`(calls, results, done)`: what a whole-history reader (`plain.LANES`) renders with for this API; `None`: none"
     return None
