@@ -1955,10 +1955,11 @@ docs = {
     '    ok: (not documented)\n'
     '    ts: (not documented)',
 'msgkit.plain.maybe_own':
-    "Might `h` be in an API's own form: a list of messages, its first a plain dict (or a `Msg`) of two keys?\n"
+    "Might `h` be in an API's own form: messages, the first a dict (or `Msg`) of two keys, its blocks a list at `key`?\n"
     '\n'
     'Parameters:\n'
-    '    h: (not documented)',
+    '    h: (not documented)\n'
+    '    key: (not documented)',
 'msgkit.plain.copy_own':
     "History `h`, if in `ad`'s own plainest form (text, calls, their results), copied as `plain_msgs` would; or `None`\n"
     '\n'

@@ -375,10 +375,10 @@ _get,_put,_lget = dict.get,dict.__setitem__,list.__getitem__
 
 _msg_types = frozenset({dict, Msg})
 
-def maybe_own(h)->bool:
-    "Might `h` be in an API's own form: a list of messages, its first a plain dict (or a `Msg`) of two keys?"
+def maybe_own(h, key:str)->bool:
+    "Might `h` be in an API's own form: messages, the first a dict (or `Msg`) of two keys, its blocks a list at `key`?"
     if type(h) is not list and type(h) is not History or not h: return False
-    return type(o := _lget(h, 0)) in _msg_types and len(o)==2 and all_shipped()
+    return type(o := _lget(h, 0)) in _msg_types and len(o)==2 and type(_get(o, key)) in ARRS and all_shipped()
 
 def copy_own(
     h, # A history

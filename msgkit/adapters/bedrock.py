@@ -792,7 +792,7 @@ def plain_makers(self:BedrockAdapter):
 def own_history(self:BedrockAdapter, h):
     "History `h` as `mk_msgs` gives it, if in Converse's own plainest form (a tool loop sent back); else `None`"
     # (its form told first: most histories are not in it, strings, another API's dicts)
-    if type(self) is not BedrockAdapter or not maybe_own(h): return None
+    if type(self) is not BedrockAdapter or not maybe_own(h, 'content'): return None
     # (as `plain_msgs` asks first: a subclass, a rule patched, the pixel rules with no image)
     if not _own_shipped(self) or plain_ready(self, BedrockAdapter, _as_shipped, []) is None: return None
     if (r := copy_own(h, self, 'content', 'assistant', _own_call, _own_result)) is None: return None

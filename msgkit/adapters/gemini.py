@@ -932,7 +932,7 @@ def plain_makers(self:GeminiAdapter):
 def own_history(self:GeminiAdapter, h):
     "History `h` as `mk_msgs` gives it, if in Gemini's own plainest form (a tool loop sent back); else `None`"
     # (its form told first: most histories are not in it, strings, another API's dicts)
-    if type(self) is not GeminiAdapter or not maybe_own(h): return None
+    if type(self) is not GeminiAdapter or not maybe_own(h, 'parts'): return None
     # (as `plain_msgs` asks first: a subclass, a rule patched, the pixel rules with no image)
     if not _own_shipped(self) or plain_ready(self, GeminiAdapter, _as_shipped, []) is None: return None
     return None if (r := copy_own(h, self, 'parts', 'model', _own_call, _own_result)) is None else History(r)
