@@ -1856,6 +1856,11 @@ docs = {
     '\n'
     'Parameters:\n'
     '    a: (not documented)',
+'msgkit.plain.shipped_readers':
+    "The readers `plain_turns` asks for `ad`, if each is the one its class ships with (none a user's); else `None`\n"
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)',
 'msgkit.plain.as_plain':
     "`v` with msgkit's own `Msg`s, `Block`s (fastcore `AttrDict`s) and `Blocks` as plain dicts and lists (a copy)\n"
     '\n'
@@ -1970,11 +1975,6 @@ docs = {
     "    model: The model's role\n"
     '    call: `call(b)`: `(copy, id, name)` of call block `b`, or `None`\n'
     '    result: `result(b)`: `(copy, id, name or None)` of result block `b`, or `None`',
-'msgkit.plain.shipped_readers':
-    "The readers `plain_turns` asks for `ad`, if each is the one its class ships with (none a user's); else `None`\n"
-    '\n'
-    'Parameters:\n'
-    '    ad: (not documented)',
 'msgkit.plain.lane_history':
     'History `h` rendered for `ad` at once by the first of `LANES` that reads it whole; else `None`\n'
     '\n'

@@ -12,19 +12,20 @@ from .errors import *
 
 # %% ../nbs/07_registry.ipynb #a6da886c
 _apis,_lists = {},{}  # name -> adapter; the cached lists `adapters` gives
+_gen = [0]  # how many times the registry changed (what `all_shipped` remembers its yes for)
 _root = __name__.rpartition('.')[0] or 'msgkit'  # this package (the notebook runs as __main__)
 _pkgs = (f'{_root}.adapters', f'{_root}.adapters.dialects')  # where the adapters are found, by name, at run time
 
 def register(cls):
     "Class decorator: register adapter `cls` under `cls.name`"
     _apis[cls.name] = cls()
-    _lists.clear()
+    _gen[0] += 1; _lists.clear()
     return cls
 
 def unregister(name:str):
     "Forget adapter `name` (one registered for a try in a notebook, say)"
     _apis.pop(name, None)
-    _lists.clear()
+    _gen[0] += 1; _lists.clear()
 
 # %% ../nbs/07_registry.ipynb #c2df6508
 _found = []
@@ -76,10 +77,12 @@ def _ours(o)->bool:
 
 def all_shipped()->bool:
     "Is every adapter registered msgkit's own? (A user's, registered, may read what the short ways read: then not)"
-    # (a yes kept until the next `register`; a no asked again: a class may take its snapshot since, as a notebook runs)
-    # (those registered now: msgkit's own modules, not yet imported, add none of a user's)
-    if _lists.get('shipped'): return True
-    if r := all(map(_ours, _apis.values())): _lists['shipped'] = r
+    # (a yes kept for the registry as it was when asked: a `register` since, in another thread say, makes it old; a no
+    # asked again: a class may take its snapshot since, as a notebook runs. Those registered now: msgkit's own modules,
+    # not yet imported, add none of a user's)
+    g = _gen[0]
+    if _lists.get('shipped')==g: return True
+    if r := all(map(_ours, list(_apis.values()))): _lists['shipped'] = g
     return r
 
 # %% ../nbs/07_registry.ipynb #80a27e20

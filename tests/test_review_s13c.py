@@ -4,7 +4,9 @@
 
 The contract: `mk_msgs(h, api)` gives EXACTLY what the general path gives (tests/shortways.py `general`). Defects are
 strict xfails: NEW where they fail because of these commits (they pass at 902589e), PREDATING where they fail there
-too. The rest are the areas probed that held."""
+too. All three were fixed in session 13 (the marks gone, a comment each): `all_shipped` keeps its yes for the
+registry's generation it was asked at; `plain_turns` reads with `shipped_readers` alone (each reader as its class
+ships it, none set on an adapter). The rest are the areas probed that held."""
 import re, sys, threading, types
 import pytest
 import msgkit
@@ -53,23 +55,20 @@ class ShoutChat(OpenAIChatAdapter):
         return OpenAIChatAdapter.parse_item(self, d)
 
 # ---------------------------------------------------------------- defects
-@pytest.mark.xfail(strict=True, reason="PREDATING: a reader set on an adapter as a bound method (types.MethodType) "
-                   "passes plain_turns' `set(map(type, fs))!={MethodType}` check: the short way reads with it")
+# found by review s13c, fixed in session 13 (was a strict xfail, PREDATING)
 def test_predating_instance_bound_reader():
     ad = get_api('openai_chat')
     with pytest.MonkeyPatch.context() as m:
         m.setattr(ad, 'plain_turn', types.MethodType(shout, ad), raising=False)
         same(H, 'gemini')
 
-@pytest.mark.xfail(strict=True, reason="PREDATING: Chat's plain_turn patched on its class: shipped_readers sees it "
-                   "(READERS) and the lane steps aside, but plain_turns asks no READERS and reads with it")
+# found by review s13c, fixed in session 13 (was a strict xfail, PREDATING)
 def test_predating_class_reader_patched():
     with pytest.MonkeyPatch.context() as m:
         m.setattr(OpenAIChatAdapter, 'plain_turn', shout)
         same(H, 'gemini')
 
-@pytest.mark.xfail(strict=True, reason="NEW: all_shipped computes, then stores a yes: a register (another thread's) "
-                   "between the two clears _lists first, so the yes is kept with a user's adapter registered")
+# found by review s13c, fixed in session 13 (was a strict xfail, NEW)
 def test_new_all_shipped_stale_yes_race():
     class MyChat(ShoutChat): name = 'openai_chat'
     orig, real, n = get_api('openai_chat'), registry._ours, [0]
