@@ -23,6 +23,7 @@ from msgkit.adapters.base import Adapter
 from msgkit.adapters.anthropic import AnthropicAdapter
 from msgkit.adapters.bedrock import ClaudeRecord
 from msgkit.adapters.openai_chat import OpenAIChatAdapter
+from shortways import short_ways_off
 from msgkit.adapters.gemini import GeminiAdapter
 from msgkit.adapters.bedrock import BedrockAdapter
 from msgkit.errors import InputError
@@ -44,10 +45,7 @@ def out(h, api):
 def general(h, api):
     "What the general path gives (every short way off, as tests/test_plain.py's `_general`)"
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(core, 'plain_turns', lambda h, ad: None)
-        m.setattr(core, '_texts', lambda msgs, ad: None)
-        m.setattr(core, 'lane_history', lambda h, ad: None)
-        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
+        short_ways_off(m)  # (tests/shortways.py: by their one door, `plain_history`)
         return out(h, api)
 
 def warm(h, api):
