@@ -21,7 +21,7 @@ from msgkit.losses import lose
 from msgkit.errors import InputError
 from msgkit.adapters.base import Adapter
 from msgkit.adapters.openai_chat import OpenAIChatAdapter
-from shortways import short_ways_off
+from shortways import short_ways_off, types
 from msgkit.adapters.gemini import GeminiAdapter
 from msgkit.adapters.bedrock import BedrockAdapter
 from msgkit.adapters.anthropic import AnthropicAdapter
@@ -29,11 +29,6 @@ from msgkit.adapters.openai import OpenAIAdapter
 
 APIS = ('openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock')
 SOME = APIS + ('mistral', 'groq', 'perplexity', 'ollama')
-
-def types(x):
-    if isinstance(x, dict): return (type(x).__name__, [(k, types(v)) for k, v in x.items()])
-    if isinstance(x, list): return (type(x).__name__, [types(v) for v in x])
-    return type(x).__name__
 
 def out(h, api, deep=True):
     "Everything `mk_msgs` gives for `h`: messages as JSON (key order kept), their types, the warnings; or the error"

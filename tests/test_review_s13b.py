@@ -30,17 +30,13 @@ from msgkit.adapters.bedrock import BedrockAdapter
 from msgkit.adapters.anthropic import AnthropicAdapter
 from msgkit.adapters.openai import OpenAIAdapter
 import oracle
+from shortways import types
 
 lane_history = getattr(plain, 'lane_history', None)  # (absent at 7e05443^)
 APIS = ('gemini', 'bedrock')
 TARGET = dict(gemini=GeminiAdapter, bedrock=BedrockAdapter)
 
 # ---------------------------------------------------------------- how outcomes are compared
-def types(x):
-    if isinstance(x, dict): return (type(x).__name__, [(k, types(v)) for k, v in x.items()])
-    if isinstance(x, list): return (type(x).__name__, [types(v) for v in x])
-    return type(x).__name__
-
 def out(h, api, f=None):
     "What `f` (`mk_msgs`) gives for `h`: messages as JSON (key order kept), their types, the warnings; or the error"
     f = f or msgkit.mk_msgs
