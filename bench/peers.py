@@ -40,6 +40,16 @@ COLDS = (COLD, COLD_B)
 FLOOR = 'floor: a copy of each message (dicts and lists, as Msgs)'  # what handing back fresh messages costs at the least
 MARSHAL = 'floor: a deep copy in C (marshal round trip; plain dicts, nothing checked)'
 LIT_REST = "litellm (its HTTP body's form: base64 text, not the SDK's bytes)"
+STDLIB = 'msgkit cold, without its `fast` extra (base64 by the standard library)'  # shown, not the row's figure
+
+def stdlib_b64(f):
+    "`f(x)` with msgkit's `fast` extra (pybase64) turned off: what msgkit does where it is not installed"
+    from msgkit import codec
+    def g(x):
+        codec.FAST_B64 = False
+        try: return f(x)
+        finally: codec.FAST_B64 = True
+    return g
 MISSING = {}  # peer -> "not installed" / "error: ..."
 clock = time.process_time  # CPU seconds of this process (all its threads: no peer leaves a thread running, checked at the end)
 
@@ -505,7 +515,7 @@ def machine():
     vers = {}
     from importlib.metadata import version
     for p in ('msgkit-llm','msglm','litellm','langchain-core','langchain-anthropic','langchain-openai','langchain-google-genai','langchain-aws',
-              'pydantic-ai-slim','openai','anthropic','google-genai','boto3','tiktoken','numpydoc','fastcore'):
+              'pydantic-ai-slim','openai','anthropic','google-genai','boto3','tiktoken','numpydoc','fastcore','pybase64'):
         try: vers[p] = version(p)
         except Exception: vers[p] = 'not installed'
     def git(*a):
@@ -618,6 +628,7 @@ def build_cases(q, only=None):
             fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(dcd, api)),
                    'msgkit cold': (lambda: json.loads(u_js), lambda x, api=api: msgkit.mk_msgs(x, api)),
                    **peers_for(api, lc, lit, pai), **colds(api)}
+            if api in ('gemini', 'bedrock'): fns[STDLIB] = (lambda: json.loads(u_js), stdlib_b64(lambda x, api=api: msgkit.mk_msgs(x, api)))
             cant = cant_for(['pydantic-ai', lc_name(api), 'litellm'])
             if 'pydantic-ai' in fns and api in ('anthropic', 'gemini', 'bedrock'):
                 fns['pydantic-ai (BinaryContent.from_data_uri in the call)'] = fns.pop('pydantic-ai')
@@ -679,6 +690,7 @@ def build_cases(q, only=None):
         for api in APIS:
             fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(ih, api)),
                    'msgkit cold': (fresh_hist, lambda x, api=api: msgkit.mk_msgs(x, api))}
+            if api not in ('gemini', 'bedrock'): fns[STDLIB] = (fresh_hist, stdlib_b64(lambda x, api=api: msgkit.mk_msgs(x, api)))
             # each peer's cold measure: its own input made from fresh copies of the bytes before each call (not timed), as msgkit's
             if pai.get(api) is not None:
                 fns['pydantic-ai (BinaryContent)'] = pai[api]
@@ -705,6 +717,8 @@ def build_cases(q, only=None):
         for api in ('openai', 'anthropic', 'gemini', 'bedrock', 'openai_chat'):
             fns = {'msgkit': (lambda api=api: msgkit.mk_msg([img1, 'What is in this picture?'], api=api)),
                    'msgkit cold': (lambda: bytes(bytearray(img1)), lambda b, api=api: msgkit.mk_msg([b, 'What is in this picture?'], api=api))}
+            if api not in ('gemini', 'bedrock'):
+                fns[STDLIB] = (lambda: bytes(bytearray(img1)), stdlib_b64(lambda b, api=api: msgkit.mk_msg([b, 'What is in this picture?'], api=api)))
             if api in mlm:
                 import msglm; fns['msglm'] = (lambda api=api: msglm.mk_msg([img1, 'What is in this picture?'], api=api))
                 fns['msglm' + COLD_B] = (lambda: bytes(bytearray(img1)), lambda b, api=api: msglm.mk_msg([b, 'What is in this picture?'], api=api))
@@ -1002,6 +1016,10 @@ def main(argv=None):
     if threading.active_count() > 1: notes.append(f'threads alive at the end (their CPU time counts in every measure): {[t.name for t in threading.enumerate()]}')
     notes.append(f"tiktoken encodings from {os.environ.get('TIKTOKEN_CACHE_DIR') or 'the network'} (litellm's bundled copy: offline); "
                  f"msgkit's OpenAI text tokens here: {_mk_counter()}. A peer's approximate counter is set aside where msgkit counts exactly.")
+    from msgkit import codec
+    pyb = codec._fast()
+    notes.append(f"msgkit's base64 of large payloads here: " + (f"its `fast` extra (pybase64 {pyb.__version__}, SIMD); the image rows show msgkit "
+                 f"cold without it too ({STDLIB!r}), aside" if pyb else "the standard library's (its `fast` extra, pybase64, is not installed)"))
     for k,v in MISSING.items(): notes.append(f'{k}: {v}')
     tr = [o for o in rows if o['trails']]
     notes.append(f"{len(tr)} of {sum(o['verdict'] != 'no reference' and o['kind'] != 'self' for o in rows)} rows TRAIL (a ratio above 1): " + ('; '.join(o['key'] for o in tr) or 'none'))

@@ -23,6 +23,9 @@ def decoded(monkeypatch):
     seen, orig = [], binascii.a2b_base64
     def dec(s, *a, **kw): seen.append(len(s)); return orig(s, *a, **kw)
     monkeypatch.setattr(binascii, 'a2b_base64', dec)
+    import pybase64  # (the `fast` extra decodes large text, where it is installed: watched too)
+    fast = pybase64.b64decode
+    monkeypatch.setattr(pybase64, 'b64decode', lambda s, *a, **kw: seen.append(len(s)) or fast(s, *a, **kw))
     return seen
 
 @pytest.mark.parametrize('api', ['openai', 'openai_chat'])
