@@ -121,7 +121,7 @@ def _list_turn(o, role, ad):
     ps = []
     for x in o:
         if type(x) is str:
-            if not plain_str(x): return None
+            if not ((c := x[:1]).isalnum() and c not in 'hHdD' or plain_str(x)): return None  # (`plain_str` inline)
             ps.append(text_part(x))
         elif type(x) is bytes:
             if (p := image_part(x)) is None:  # (`media` of them, as `read_part` reads bytes)
@@ -216,7 +216,8 @@ def plain_turns(
                     ids.add(i); todo.append(c)
             out.append(r)
         elif t is str:
-            if todo or not plain_str(o): return None
+            # (a text opening with a letter or digit but h or d is plain, `plain_str` asked of the rest: most texts)
+            if todo or not ((c := o[:1]).isalnum() and c not in 'hHdD' or plain_str(o)): return None
             out.append((role, 'text', o, None))
         elif t is list:
             if todo or not o or (r := _list_turn(o, role, ad)) is None: return None
@@ -302,7 +303,9 @@ def copy_args(x)->Block|None:
 
 def plain_imgs(ts)->list:
     "The payloads of the images in plain turns `ts`, for `chk_px`"
-    return [payload(p) for t in ts if t[1]=='blocks' for p in t[2] if p['type']=='image']
+    # (a part of bytes, `image_part`'s, its bytes read at once: most images)
+    return [d if type(p) is Part and type(d := dict.get(p, 'data')) is bytes else payload(p)
+            for t in ts if t[1]=='blocks' for p in t[2] if p['type']=='image']
 
 _new,_upd = dict.__new__,dict.update
 

@@ -233,9 +233,10 @@ def _jpeg_size(b):
         i = j+1+int.from_bytes(b[j+1:j+3], 'big')
     return None
 
+_II = struct.Struct('>II')
 def _img_size(b):
     if not isinstance(b, (bytes, bytearray)) or len(b)<26: return None
-    if b[:8]==b'\x89PNG\r\n\x1a\n': return struct.unpack('>II', b[16:24])
+    if b.startswith(b'\x89PNG\r\n\x1a\n'): return _II.unpack_from(b, 16)  # (no slice: a request asks per image)
     if b[:6] in (b'GIF87a', b'GIF89a'): return struct.unpack('<HH', b[6:10])
     if b[:2]==b'\xff\xd8': return _jpeg_size(b)
     if b[:2]==b'BM': w,h = struct.unpack('<ii', b[18:26]); return w, abs(h)

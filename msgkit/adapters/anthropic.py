@@ -809,7 +809,7 @@ from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_re
 def plain_msgs(self:AnthropicAdapter, ts):
     "Plain turns `ts` as Messages API messages at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, AnthropicAdapter, _as_shipped, ts)) is None: return None
-    out = []
+    out,ck = [],None
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
         elif d is not None: out.append(copy_msg(d))  # (its own form, read by its own reader: as it came)
@@ -825,7 +825,8 @@ def plain_msgs(self:AnthropicAdapter, ts):
             for p in x:
                 if p['type']=='text': bl.append(Block(type='text', text=p['text']))
                 else:
-                    self.chk(p)
+                    if ck is None: ck = self.media_chk()  # (`chk`, its usual answer at once)
+                    ck(p)
                     bl.append(Block(type='image', source=Block(type='base64', media_type=p['mt'], data=b64_text(p))))
             out.append(new_msg({'role':'user', 'content':bl}))
     if out[-1]['role']=='assistant': out[-1] = _rstrip(out[-1])
@@ -880,6 +881,6 @@ _as_shipped = shipped(AnthropicAdapter, 'text_msg', 'part', 'msg', 'tidy', 'befo
                       'name_chars', 'name_max', 'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk',
                       'takes', 'chk_size', 'text_of', 'carry_marks', 'px_limit', 'read_block',
                       'max_marks', 'split_msg', 'role_map',
-                      'join', 'msg_shape')
+                      'join', 'msg_shape', 'media_chk')
 AnthropicAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 READERS[AnthropicAdapter] = AnthropicAdapter.plain_turn  # (its reader as it ships: `shipped_readers`)

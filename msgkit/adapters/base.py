@@ -15,7 +15,7 @@ from ..parts import *
 from ..shapes import fits
 from ..losses import lose
 from ..registry import all_adapters, get_api, says_no
-from ..mediapart import with_fields, data_len
+from ..mediapart import with_fields, data_len, LazyMedia
 from ..repairs import fit_name
 
 # %% ../../nbs/20_adapters.ipynb #07ba1ac5
@@ -132,6 +132,25 @@ def chk(self:Adapter, p):
     ok = ', '.join(sorted(self.media_types.get(p.type, ()))) or f'no {p.type}'
     raise kind_err(self.name, p, ok)
 
+_chks = ('chk','takes','chk_size')
+
+@patch
+def media_chk(self:Adapter, kind:str='image'):
+    "A function `f(p)`: `self.chk(p)` of a `kind` part, a plain or lazy one it takes as it is (most) answered at once"
+    # (`image_part`'s, exactly a type, a media type and bytes; or a `LazyMedia` of a type and a media type, its bytes
+    # undecoded, told by its text's length as `chk_size` tells them: `takes` asks its type, `chk_size` its size, as
+    # here. Any other, or one `chk` refuses: `chk`, which says why. Asked once a request by the short ways, each image)
+    # (an adapter with a `chk`, `takes` or `chk_size` of its own (or one set on it): its `chk` for every part)
+    if any(getattr(getattr(self, k), '__func__', None) is not getattr(Adapter, k) for k in _chks): return self.chk
+    ts,(mx,how) = self.media_types.get(kind, ()),self.limits.get(kind, (None, None))
+    def f(p):
+        if (t := type(p)) is Part and len(p)==3 and type(d := dict.get(p, 'data')) is bytes: n = len(d)
+        elif t is LazyMedia and dict.__len__(p)==2 and p.lazy(): n = data_len(p)  # (`len(p)` would decode it)
+        else: return self.chk(p)
+        ok = dict.get(p, 'type')==kind and dict.get(p, 'mt') in ts and not (mx and measured(n, how)>mx)
+        return p if ok else self.chk(p)
+    return f
+
 # %% ../../nbs/20_adapters.ipynb #61558b7a
 @patch
 def max_read(self:Adapter)->int:
@@ -177,9 +196,9 @@ def chk_px(self:Adapter, imgs:list):
     px = self.px_limit(len(imgs))  # (the limit for a request of that many: the same for each)
     for i,o in enumerate(imgs):
         if o is None: continue  # by URL or file: the API measures it
-        try: size = img_px(o)
+        try: size = img_size(o) if type(o) is bytes else img_px(o)  # (bytes: their header read at once)
         except Exception: continue  # not base64 after all: the API will say
-        if size and max(size)>px and (why := self.px_why(size, len(imgs))):
+        if size and (size[0]>px or size[1]>px) and (why := self.px_why(size, len(imgs))):
             which = f"image {i+1} of {len(imgs)} is" if len(imgs)>1 else "this image is"
             raise InputError(f"api={self.name!r} {why}; {which} {size[0]}×{size[1]}: fit=True downscales it")
 

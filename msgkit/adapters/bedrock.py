@@ -708,7 +708,7 @@ def _done(ms)->History:
 def plain_msgs(self:BedrockAdapter, ts):
     "Plain turns `ts` as Converse messages at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, BedrockAdapter, _as_shipped, ts)) is None: return None
-    out,n = [],0
+    out,n,ck = [],0,None
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x))
         elif d is not None: out.append(copy_msg(d))  # (its own form, read by its own reader: as it came)
@@ -719,7 +719,8 @@ def plain_msgs(self:BedrockAdapter, ts):
             for p in x:
                 if p['type']=='text': bl.append(Block(text=p['text']))
                 else:
-                    self.chk(p); n += 1
+                    if ck is None: ck = self.media_chk()  # (`chk`, its usual answer at once)
+                    ck(p); n += 1
                     bl.append(Block(image=Block(format=_fmt[p['mt']], source=Block(bytes=p['data']))))
             out.append(new_msg({'role':'user', 'content':bl}))
     return None if n>self.max_imgs else _done(out)
@@ -804,7 +805,7 @@ _as_shipped = shipped(BedrockAdapter, 'text_msg', 'part', 'msg', 'tidy', 'before
                       'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
                       'parse_item', 'parse_block', 'fix_item', 'text_of', 'carry_marks', 'px_limit',
                       'read_block', 'max_marks', 'split_msg', 'role_map',
-                      'join', 'msg_shape')
+                      'join', 'msg_shape', 'media_chk')
 BedrockAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 # (and the lane's own reader and renderer, which `own_history` stands for: patched, the lane reads with them)
 _own_shipped = shipped(BedrockAdapter, 'plain_turn', 'plain_msgs')

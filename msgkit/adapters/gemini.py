@@ -831,7 +831,7 @@ def _results_msg(rs)->Msg:
 def plain_msgs(self:GeminiAdapter, ts):
     "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, GeminiAdapter, _as_shipped, ts)) is None: return None
-    out,n = [],0
+    out,n,ck = [],0,None
     for role,kind,x,it in ts:
         if kind=='text': out.append(mk[role](x))
         elif it is not None:  # (its own form, read by its own reader: as it came)
@@ -844,7 +844,8 @@ def plain_msgs(self:GeminiAdapter, ts):
             for p in x:
                 if p['type']=='text': bl.append(Block(text=p['text']))
                 else:
-                    self.chk(p); n += _b64_len(d := p['data'])
+                    if ck is None: ck = self.media_chk()  # (`chk`, its usual answer at once)
+                    ck(p); n += _b64_len(d := p['data'])
                     bl.append(Block(inline_data=Block(mime_type=_gem_mt.get(p['mt'], p['mt']), data=d)))
             out.append(new_msg({'role':'user', 'parts':bl}))
     chk_inline(out, n)  # (the request's inline data, counted as it was written)
@@ -943,7 +944,7 @@ _as_shipped = shipped(GeminiAdapter, 'text_msg', 'part', 'msg', 'fn_response', '
                       'name_first', 'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size',
                       'fix_item', 'text_of', 'parse_item', 'parse_block', 'reads', 'carry_marks', 'px_limit',
                       'read_block', 'split_msg', 'role_map',
-                      'join', 'msg_shape')
+                      'join', 'msg_shape', 'media_chk')
 GeminiAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 # (and the lane's own reader and renderer, which `own_history` stands for: patched, the lane reads with them)
 _own_shipped = shipped(GeminiAdapter, 'plain_turn', 'plain_msgs')

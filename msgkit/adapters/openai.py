@@ -806,7 +806,7 @@ from ..plain import new_msg, as_history, shipped, plain_ready, plain_args, READE
 def plain_msgs(self:OpenAIAdapter, ts):
     "Plain turns `ts` as Responses input items at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, OpenAIAdapter, _as_shipped, ts)) is None: return None
-    out = []
+    out,ck = [],None
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
         elif kind=='calls':
@@ -820,7 +820,9 @@ def plain_msgs(self:OpenAIAdapter, ts):
             bl = Blocks()
             for p in x:
                 if p['type']=='text': bl.append(Block(type='input_text', text=p['text']))
-                else: self.chk(p); bl.append(Block(type='input_image', image_url=data_uri(p), detail='auto'))
+                else:
+                    if ck is None: ck = self.media_chk()  # (`chk`, its usual answer at once)
+                    ck(p); bl.append(Block(type='input_image', image_url=data_uri(p), detail='auto'))
             out.append(new_msg({'role':role, 'content':bl}))
     return as_history(out)
 
@@ -857,6 +859,6 @@ _as_shipped = shipped(OpenAIAdapter, 'text_msg', 'part', 'msg', 'reply', 'tidy',
                       'roles', 'chk_role', 'media_types', 'limits', 'chk', 'takes', 'chk_size', 'text_of',
                       'mergeable', 'parse_item', 'parse_block', 'reads',
                       'carry_marks', 'px_limit', 'read_block', 'split_msg', 'role_map',
-                      'join', 'msg_shape')
+                      'join', 'msg_shape', 'media_chk')
 OpenAIAdapter.rules_as_shipped = _as_shipped  # (asked as `ad.rules_as_shipped()` by the text path too)
 READERS[OpenAIAdapter] = OpenAIAdapter.plain_turn  # (its reader as it ships: `shipped_readers`)
