@@ -44,7 +44,7 @@ CASES = list(parts())
 @pytest.mark.parametrize('api', apis())
 def test_as_chk_answers(api):
     ad = get_api(api)
-    f = ad.media_chk()
+    f = ad.media_chk
     for name, p in CASES:
         want = answer(ad.chk, p)
         assert answer(f, p) == want, (api, name, want)
@@ -52,27 +52,45 @@ def test_as_chk_answers(api):
 
 def test_fast_answer_taken():
     "A plain or lazy image the API takes: answered without asking `chk` (else the check would be no faster)"
-    ad = get_api('bedrock'); f = ad.media_chk()
-    asked = []
-    ad.chk = lambda p: asked.append(p) or p  # (set on the adapter: `media_chk` made before it, so it isn't seen)
+    ad = get_api('bedrock'); cls = type(ad)
+    asked, chk = [], cls.chk
+    cls.chk = lambda self, p: asked.append(p) or chk(self, p)  # (on the class: `media_chk` then asks it of every part)
     try:
-        f(image_part(PNG)); f(media(uri(big(50_000))))
+        ad.media_chk(image_part(PNG)); assert len(asked) == 1
+    finally: del cls.chk
+    asked.clear()
+    real = type(ad).chk
+    from msgkit.adapters import base
+    base.Adapter.chk = lambda self, p: asked.append(p) or real(self, p)  # (watched: the base's, patched, is another)
+    try:
+        ad.media_chk(image_part(PNG)); assert len(asked) == 1
+    finally: base.Adapter.chk = real
+    asked.clear()
+    spy = lambda p: asked.append(p) or real(ad, p)
+    import msgkit.adapters.base as b
+    old = b._base_chks
+    b._base_chks = (type(ad).chk,) + old[1:]  # (the shipped ones: a plain image and a lazy one answered at once)
+    try:
+        ad.media_chk(image_part(PNG)); ad.media_chk(media(uri(big(50_000))))
         assert not asked
-        f(Part(type='image', mt='image/tiff', data=PNG)); assert len(asked) == 1
-    finally: del ad.chk
+    finally: b._base_chks = old
 
 @pytest.mark.parametrize('api', ['openai', 'anthropic', 'gemini', 'bedrock'])
 def test_own_rules_asked(api):
     "A `chk`, `takes` or `chk_size` patched (on the class or the adapter): `media_chk` is that `chk`"
     ad = get_api(api); cls = type(ad)
+    p = Part(type='image', mt='image/tiff', data=PNG)  # (a type none of them takes: `chk` refuses it)
+    with pytest.raises(MsgkitError): ad.media_chk(p)
     for k in ('chk', 'takes', 'chk_size'):
         old = cls.__dict__.get(k)
-        setattr(cls, k, lambda self, p: p)
-        try: assert ad.media_chk() == ad.chk
+        setattr(cls, k, (lambda self, p: 'own') if k == 'chk' else (lambda self, p: True))
+        try:
+            assert answer(ad.media_chk, p) == answer(ad.chk, p)
+            if k == 'chk': assert ad.media_chk(p) == 'own'
+            if k == 'takes': assert ad.media_chk(p) is p  # (its own `takes` takes it: `chk` says so)
         finally:
             if old is None: delattr(cls, k)
             else: setattr(cls, k, old)
     ad.takes = lambda p: True
-    try: assert ad.media_chk() == ad.chk
+    try: assert ad.media_chk(p) is p
     finally: del ad.takes
-    assert ad.media_chk() != ad.chk

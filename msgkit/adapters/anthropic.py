@@ -809,7 +809,7 @@ from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_re
 def plain_msgs(self:AnthropicAdapter, ts):
     "Plain turns `ts` as Messages API messages at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, AnthropicAdapter, _as_shipped, ts)) is None: return None
-    out,ck = [],None
+    out = []
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
         elif d is not None: out.append(copy_msg(d))  # (its own form, read by its own reader: as it came)
@@ -825,8 +825,7 @@ def plain_msgs(self:AnthropicAdapter, ts):
             for p in x:
                 if p['type']=='text': bl.append(Block(type='text', text=p['text']))
                 else:
-                    if ck is None: ck = self.media_chk()  # (`chk`, its usual answer at once)
-                    ck(p)
+                    self.media_chk(p)  # (`chk`, its usual answer at once)
                     bl.append(Block(type='image', source=Block(type='base64', media_type=p['mt'], data=b64_text(p))))
             out.append(new_msg({'role':'user', 'content':bl}))
     if out[-1]['role']=='assistant': out[-1] = _rstrip(out[-1])

@@ -132,25 +132,6 @@ def chk(self:Adapter, p):
     ok = ', '.join(sorted(self.media_types.get(p.type, ()))) or f'no {p.type}'
     raise kind_err(self.name, p, ok)
 
-_chks = ('chk','takes','chk_size')
-
-@patch
-def media_chk(self:Adapter, kind:str='image'):
-    "A function `f(p)`: `self.chk(p)` of a `kind` part, a plain or lazy one it takes as it is (most) answered at once"
-    # (`image_part`'s, exactly a type, a media type and bytes; or a `LazyMedia` of a type and a media type, its bytes
-    # undecoded, told by its text's length as `chk_size` tells them: `takes` asks its type, `chk_size` its size, as
-    # here. Any other, or one `chk` refuses: `chk`, which says why. Asked once a request by the short ways, each image)
-    # (an adapter with a `chk`, `takes` or `chk_size` of its own (or one set on it): its `chk` for every part)
-    if any(getattr(getattr(self, k), '__func__', None) is not getattr(Adapter, k) for k in _chks): return self.chk
-    ts,(mx,how) = self.media_types.get(kind, ()),self.limits.get(kind, (None, None))
-    def f(p):
-        if (t := type(p)) is Part and len(p)==3 and type(d := dict.get(p, 'data')) is bytes: n = len(d)
-        elif t is LazyMedia and dict.__len__(p)==2 and p.lazy(): n = data_len(p)  # (`len(p)` would decode it)
-        else: return self.chk(p)
-        ok = dict.get(p, 'type')==kind and dict.get(p, 'mt') in ts and not (mx and measured(n, how)>mx)
-        return p if ok else self.chk(p)
-    return f
-
 # %% ../../nbs/20_adapters.ipynb #61558b7a
 @patch
 def max_read(self:Adapter)->int:
@@ -169,6 +150,25 @@ def chk_size(self:Adapter, p):
                          f"{': fit=True downscales it' if p.type=='image' else ''}")
     # pixels: the renderer checks every image of the request at once (`chk_px`), the limit depending on how many
     return p
+
+# %% ../../nbs/20_adapters.ipynb #9fb2a630
+_chks,_base_chks = frozenset({'chk','takes','chk_size'}),(Adapter.chk, Adapter.takes, Adapter.chk_size)
+
+@patch
+def media_chk(self:Adapter, p, kind:str='image'):
+    "`self.chk(p)` of a `kind` part: a plain or lazy one it takes as it is (most) answered at once"
+    # (`image_part`'s, exactly a type, a media type and bytes; or a `LazyMedia` of a type and a media type, its bytes
+    # undecoded, told by its text's length as `chk_size` tells them: `takes` asks its type, `chk_size` its size, as
+    # here. Any other, one `chk` refuses, or an adapter with rules of its own: `chk`)
+    if (t := type(p)) is Part and len(p)==3 and type(d := dict.get(p, 'data')) is bytes: n = len(d)
+    elif t is LazyMedia and dict.__len__(p)==2 and p.lazy(): n = data_len(p)  # (`len(p)` would decode it)
+    else: return self.chk(p)
+    c = type(self)
+    if c.chk is not _base_chks[0] or c.takes is not _base_chks[1] or c.chk_size is not _base_chks[2] \
+            or not _chks.isdisjoint(self.__dict__): return self.chk(p)
+    mx,how = self.limits.get(kind, (None, None))
+    if dict.get(p, 'type')!=kind or dict.get(p, 'mt') not in self.media_types.get(kind, ()): return self.chk(p)
+    return self.chk(p) if mx and measured(n, how)>mx else p
 
 # %% ../../nbs/20_adapters.ipynb #83de866f
 # most pixels a side; of each, past `img_many` images

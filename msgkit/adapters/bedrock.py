@@ -708,7 +708,7 @@ def _done(ms)->History:
 def plain_msgs(self:BedrockAdapter, ts):
     "Plain turns `ts` as Converse messages at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, BedrockAdapter, _as_shipped, ts)) is None: return None
-    out,n,ck = [],0,None
+    out,n = [],0
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x))
         elif d is not None: out.append(copy_msg(d))  # (its own form, read by its own reader: as it came)
@@ -719,8 +719,7 @@ def plain_msgs(self:BedrockAdapter, ts):
             for p in x:
                 if p['type']=='text': bl.append(Block(text=p['text']))
                 else:
-                    if ck is None: ck = self.media_chk()  # (`chk`, its usual answer at once)
-                    ck(p); n += 1
+                    self.media_chk(p); n += 1  # (`chk`, its usual answer at once)
                     bl.append(Block(image=Block(format=_fmt[p['mt']], source=Block(bytes=p['data']))))
             out.append(new_msg({'role':'user', 'content':bl}))
     return None if n>self.max_imgs else _done(out)

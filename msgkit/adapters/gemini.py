@@ -831,7 +831,7 @@ def _results_msg(rs)->Msg:
 def plain_msgs(self:GeminiAdapter, ts):
     "Plain turns `ts` as Gemini `Content`s at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, GeminiAdapter, _as_shipped, ts)) is None: return None
-    out,n,ck = [],0,None
+    out,n = [],0
     for role,kind,x,it in ts:
         if kind=='text': out.append(mk[role](x))
         elif it is not None:  # (its own form, read by its own reader: as it came)
@@ -844,8 +844,7 @@ def plain_msgs(self:GeminiAdapter, ts):
             for p in x:
                 if p['type']=='text': bl.append(Block(text=p['text']))
                 else:
-                    if ck is None: ck = self.media_chk()  # (`chk`, its usual answer at once)
-                    ck(p); n += _b64_len(d := p['data'])
+                    self.media_chk(p); n += _b64_len(d := p['data'])  # (`chk`, its usual answer at once)
                     bl.append(Block(inline_data=Block(mime_type=_gem_mt.get(p['mt'], p['mt']), data=d)))
             out.append(new_msg({'role':'user', 'parts':bl}))
     chk_inline(out, n)  # (the request's inline data, counted as it was written)

@@ -806,7 +806,7 @@ from ..plain import new_msg, as_history, shipped, plain_ready, plain_args, READE
 def plain_msgs(self:OpenAIAdapter, ts):
     "Plain turns `ts` as Responses input items at once (see `plain`), as the general path renders them"
     if (mk := plain_ready(self, OpenAIAdapter, _as_shipped, ts)) is None: return None
-    out,ck = [],None
+    out = []
     for role,kind,x,d in ts:
         if kind=='text': out.append(mk[role](x) if d is None else new_msg(d))  # (a Chat message: as it came, flat)
         elif kind=='calls':
@@ -820,9 +820,7 @@ def plain_msgs(self:OpenAIAdapter, ts):
             bl = Blocks()
             for p in x:
                 if p['type']=='text': bl.append(Block(type='input_text', text=p['text']))
-                else:
-                    if ck is None: ck = self.media_chk()  # (`chk`, its usual answer at once)
-                    ck(p); bl.append(Block(type='input_image', image_url=data_uri(p), detail='auto'))
+                else: self.media_chk(p); bl.append(Block(type='input_image', image_url=data_uri(p), detail='auto'))
             out.append(new_msg({'role':role, 'content':bl}))
     return as_history(out)
 
