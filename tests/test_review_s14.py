@@ -1,6 +1,6 @@
 """Review s14: the `fast` extra (pybase64 in `msgkit.codec`) and `Adapter.media_chk` (the plain renderers' image check),
 with `plain_str` inlined in `plain_turns`/`_list_turn`, `chk_px` reading bytes with `img_size`, and `_img_size`'s
-`unpack_from`. Defects are strict xfails (NEW: today's; PREDATING: at fcb8117 too); the rest are the attacks that held."""
+`unpack_from`. Its 3 defects (all NEW, of media_chk) are fixed: comments mark them; the rest are the attacks that held."""
 import array, base64, binascii, ctypes, json, mmap, os, random, struct, threading, zlib
 import pytest
 import msgkit
@@ -60,9 +60,9 @@ def a_part(): return Part(type='image', mt='image/png', data=P)
 # they are NOW: a rule patched on `Adapter` itself (fastcore's `@patch def chk(self:Adapter, p)`, the way msgkit's own
 # notebooks define it) is both the adapter's and `Adapter`'s, so media_chk takes it for the shipped one and answers
 # without it. (mk_msgs is not hurt: `plain_ready`'s snapshot sees the base patched and takes the general path.)
-@pytest.mark.xfail(strict=True, reason="NEW: Adapter.media_chk compares chk/takes/chk_size with Adapter's current "
-                   "attributes, so a rule patched on Adapter itself is taken for the shipped one: f(p) returns p where "
-                   "ad.chk(p) raises")
+# found by review s14, fixed in session 14 (was a strict xfail, NEW): Adapter.media_chk compares chk/takes/chk_size
+# with Adapter's current attributes, so a rule patched on Adapter itself is taken for the shipped one: f(p) returns p
+# where ad.chk(p) raises
 @pytest.mark.parametrize('rule', ['chk', 'takes', 'chk_size'])
 def test_media_chk_sees_a_rule_patched_on_Adapter(monkeypatch, rule):
     orig = getattr(Adapter, rule)
@@ -75,17 +75,18 @@ def test_media_chk_sees_a_rule_patched_on_Adapter(monkeypatch, rule):
     ad = msgkit.get_api('openai')
     p = a_part()
     assert ans(ad.chk, p)[0]=='InputError'
-    assert ans(ad.media_chk(), p) == ans(ad.chk, p)
+    assert ans(ad.media_chk, p) == ans(ad.chk, p)
 
-@pytest.mark.xfail(strict=True, reason="NEW: Adapter.media_chk takes an instance's chk set to another adapter's bound "
-                   "chk (same __func__) for its own, and checks with its own limits: f(p) returns p where ad.chk(p) raises")
+# found by review s14, fixed in session 14 (was a strict xfail, NEW): Adapter.media_chk takes an instance's chk set
+# to another adapter's bound chk (same __func__) for its own, and checks with its own limits: f(p) returns p where
+# ad.chk(p) raises
 def test_media_chk_with_another_adapters_chk_set_on_the_instance():
     ad,other = type(msgkit.get_api('openai'))(),type(msgkit.get_api('openai'))()
     other.limits = {**other.limits, 'image': (10, 'raw')}
     ad.chk = other.chk  # (a bound method of Adapter.chk: its __func__ is Adapter.chk)
     p = a_part()
     assert ans(ad.chk, p)[0]=='InputError'
-    assert ans(ad.media_chk(), p) == ans(ad.chk, p)
+    assert ans(ad.media_chk, p) == ans(ad.chk, p)
 
 # f snapshots media_types and limits and the own-rule test when made: rules changed on the adapter afterwards are not
 # seen (mk_msgs makes f anew each request, so only a direct caller of media_chk, or a change from another thread in
@@ -96,13 +97,13 @@ def _takes(ad): ad.takes = lambda p: False
 def _chk(ad):
     def c(p): raise InputError('nope')
     ad.chk = c
-@pytest.mark.xfail(strict=True, reason="NEW: the f that Adapter.media_chk returns snapshots media_types/limits and "
-                   "whether chk/takes/chk_size are the shipped ones; changed on the adapter after f was made, f(p) still "
-                   "returns p where ad.chk(p) raises")
+# found by review s14, fixed in session 14 (was a strict xfail, NEW): the f that Adapter.media_chk returns snapshots
+# media_types/limits and whether chk/takes/chk_size are the shipped ones; changed on the adapter after f was made,
+# f(p) still returns p where ad.chk(p) raises
 @pytest.mark.parametrize('change', [_limits, _mts, _takes, _chk], ids=['limits', 'media_types', 'takes', 'chk'])
 def test_media_chk_sees_rules_changed_after_it_was_made(change):
     ad = type(msgkit.get_api('openai'))()
-    f = ad.media_chk()
+    f = ad.media_chk
     change(ad)
     p = a_part()
     assert ans(ad.chk, p)[0]=='InputError'
@@ -263,7 +264,7 @@ def _parts():
 def test_media_chk_answers_as_chk(api):
     "Every API (dialects too), every kind of part: f(p) is ad.chk(p): the part itself, or the same error in the same words"
     ad = msgkit.get_api(api)
-    f = ad.media_chk()
+    f = ad.media_chk
     for k,p in _parts().items():
         assert ans(f, p) == ans(ad.chk, p), k
         if isinstance(p, LazyMedia) and k not in ('lazy decoded',): assert p.lazy(), k  # (neither decodes it)
@@ -275,7 +276,7 @@ def test_media_chk_at_every_limit_edge(api):
         for mx in (0, 1, 99, 100, 133, 136):
             ad = type(msgkit.get_api(api))()
             ad.limits = {**ad.limits, 'image': (mx, how)}
-            f = ad.media_chk()
+            f = ad.media_chk
             for n in range(90, 140):
                 p = Part(type='image', mt='image/png', data=b'\x89'*n)
                 assert ans(f, p) == ans(ad.chk, p), (how, mx, n)
@@ -288,8 +289,11 @@ def test_media_chk_at_every_limit_edge(api):
 def test_media_chk_of_shipped_own_rules_is_chk():
     "An adapter class with its own takes or chk (Chat's dialects, ClaudeRecord) gets its chk"
     from msgkit.adapters.bedrock import ClaudeRecord
+    from msgkit.adapters.base import Adapter
     for ad in (msgkit.get_api('openai_chat'), msgkit.get_api('groq'), ClaudeRecord()):
-        assert ad.media_chk() == ad.chk
+        assert type(ad).takes is not Adapter.takes or type(ad).chk is not Adapter.chk
+        for p in (a_part(), Part(type='image', mt='image/png', url='https://example.com/a.png')):
+            assert ans(ad.media_chk, p) == ans(ad.chk, p)
 
 @pytest.mark.parametrize('api', ['anthropic', 'bedrock'])
 def test_real_limits_one_byte_over(api):
