@@ -169,6 +169,10 @@ def _texts(msgs, ad)->list|None:
     if (t := type(msgs[0])) is not str and t not in _dicts: return None  # (a list, bytes, a part: no rule asked)
     # (a rule patched since, `text_of` among them: that path's)
     if not ad.rules_as_shipped(): return None
+    # (a first dict whose content is not text, a Chat message of images say: what the loop below asks of it first,
+    # asked first, before the whole history is looked at: no text, no short way)
+    if t is not str and type(dict.get(o := msgs[0], 'content')) is not str and (
+            type(o.get('role', '')) is not str or type(ad.text_of(o, 'user')) is not str): return None
     # (made at once where a snapshot says `text_msg` is as shipped, `vouches`; else `text_msg` asked of each text,
     # whose message may depend on it. One that refuses a text: the general path says what it says)
     if t is str and set(map(type, msgs))==_strs_only:  # (strings alone: most chats, made in two maps)

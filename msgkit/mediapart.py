@@ -62,7 +62,7 @@ def media(
 
 def image_part(b:bytes)->Part|None:
     "`media(b)` of bytes `b` whose signature names an image (most bytes people pass), at once; else `None`"
-    return Part(type='image', mt=mt, data=b) if type(b) is bytes and (mt := sig_type(b[:64])) else None
+    return Part(type='image', mt=mt, data=b) if type(b) is bytes and (mt := sig_type(b)) else None
 
 def _typed(data, smt, mt, path, kw)->Part:
     "Bytes `data` (sniffed as `smt`, said to be `mt`) as a part, their type checked"

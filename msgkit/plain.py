@@ -322,10 +322,10 @@ def text_dicts(h:list)->tuple|None:
     # (the form most histories are kept in, checked with a C call over the whole list each: plain dicts, each a `role`
     # and a `content` (so `2n` keys in all), both of type `str` (checked first: a role equal to 'user' that is another
     # object, `mock.ANY` say, is never compared), at most one system message first, then the roles in turn)
-    if set(map(type, h))!=_dicts_only: return None
+    if set(map(type, h))!=_dicts_only or sum(map(len, h))!=2*len(h): return None  # (a tool loop's: more keys)
     try: rs,cs = list(map(_role, h)),list(map(_content, h))
     except KeyError: return None
-    if set(map(type, rs + cs))!=_strs_only or sum(map(len, h))!=2*len(h): return None
+    if set(map(type, rs + cs))!=_strs_only: return None
     s = int(rs[0]=='system'); us,As = rs[s::2],rs[s+1::2]
     return (s, cs) if us.count('user')==len(us) and As.count('assistant')==len(As) else None
 

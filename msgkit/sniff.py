@@ -31,12 +31,16 @@ def media_type(
         return mt or None
     return _media_type(b)
 
+_png = b'\x89PNG\r\n\x1a\n\0\0\0\rIHDR'
 def sig_type(h)->str|None:
     "The type `filetype.guess` gives bytes that open with `h` (their first 64), where the signature alone says it"
-    if h[:3]==b'\xff\xd8\xff': return 'image/jpeg'
-    if h[:3]==b'GIF': return 'image/gif'
-    if h[:4]==b'RIFF' and h[8:14]==b'WEBPVP': return 'image/webp'
-    if h[:16]==b'\x89PNG\r\n\x1a\n\0\0\0\rIHDR' and h[37:41] in (b'IDAT', b'IEND'): return 'image/png'
+    # (told by the first byte, an int: no slice but the signature's own, so longer `h` is read the same. A request asks
+    # it of each image)
+    c = h[0] if h else None
+    if c==0x89: return 'image/png' if h[:16]==_png and h[37:41] in (b'IDAT', b'IEND') else None
+    if c==0xff: return 'image/jpeg' if h[:3]==b'\xff\xd8\xff' else None
+    if c==0x47: return 'image/gif' if h[:3]==b'GIF' else None
+    if c==0x52: return 'image/webp' if h[:4]==b'RIFF' and h[8:14]==b'WEBPVP' else None
     return None
 
 def _media_type(b):

@@ -82,6 +82,7 @@ def mb(n:int)->str:
 @patch
 def chk_opts(self:Adapter, kw):
     "Raise `InputTypeError` for options this adapter does not take"
+    if not kw: return  # (most calls: none)
     bad = [k for k in kw if k not in self.opts]
     takes = f" (it takes {', '.join(self.opts)})" if self.opts else ''
     if bad: raise InputTypeError(f"unexpected keyword argument {bad[0]!r} for api={self.name!r}{takes}")
