@@ -11,6 +11,7 @@ from msgkit.errors import InputError
 from msgkit.mediapart import LazyMedia, uri_media, b64_media, media, with_fields
 from msgkit.adapters.base import Adapter
 from msgkit.plain import plain_str
+from test_fast_b64 import both  # (`f()` with the fast extra on and off)
 from msgkit.sniff import img_size, img_px
 from shortways import out, general
 
@@ -33,15 +34,6 @@ P = png(4, 4)
 BIG = png(8, 8, MEMO_MIN*2)  # (large enough for the fast paths and for a lazy part)
 PRE = 'data:image/png;base64,'
 
-def both(f):
-    "`f()` with the fast extra on and off: each its result, or its exception's type and words"
-    r = []
-    for on in (True, False):
-        old,codec.FAST_B64 = codec.FAST_B64,on
-        try: r.append(('ok', f()))
-        except Exception as e: r.append((type(e), str(e)))
-        finally: codec.FAST_B64 = old
-    return r
 
 def stdlib_strict(s):
     try: return ('ok', binascii.a2b_base64(s, strict_mode=True))
