@@ -96,11 +96,12 @@ def test_own_rules_asked(api):
     finally: del ad.takes
 
 def test_signature_of_whole_bytes():
-    "`image_part` asks `sig_type` of the whole bytes: the same type as of their first 64, and `filetype`'s where it says"
+    "`image_part` asks `sig_type` of the whole bytes: the type of their first 64, and `filetype`'s where it says"
     import os, random, filetype
     from msgkit.sniff import sig_type
     rng = random.Random(14)
-    seeds = [b'\xff\xd8\xff\xe0', b'GIF89a', b'RIFF\0\0\0\0WEBPVP8 ', PNG[:64], b'', b'\x89', b'\xff', b'G', b'R', b'%PDF-']
+    seeds = [b'\xff\xd8\xff\xe0', b'GIF89a', b'RIFF\0\0\0\0WEBPVP8 ', PNG[:64],
+             b'', b'\x89', b'\xff', b'G', b'R', b'%PDF-']
     for s in seeds:
         for _ in range(500):
             h = bytearray(s + os.urandom(rng.randrange(0, 70)))
