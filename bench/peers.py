@@ -40,6 +40,7 @@ COLDS = (COLD, COLD_B)
 FLOOR = 'floor: a copy of each message (dicts and lists, as Msgs)'  # what handing back fresh messages costs at the least
 MARSHAL = 'floor: a deep copy in C (marshal round trip; plain dicts, nothing checked)'
 LIT_REST = "litellm (its HTTP body's form: base64 text, not the SDK's bytes)"
+MSGS = 'msgkit, from the `Msg`s it gave (sent back as a chat loop keeps them, not as JSON)'  # shown aside
 STDLIB = 'msgkit cold, without its `fast` extra (base64 by the standard library)'  # shown, not the row's figure
 
 def stdlib_b64(f):
@@ -584,10 +585,11 @@ def build_cases(q, only=None):
         for api in APIS:
             own = json.loads(json.dumps(msgkit.jsonable(msgkit.mk_msgs(h, api))))
             fns = {'msgkit': (lambda api=api, own=own: msgkit.mk_msgs(own, api))}
+            fns[MSGS] = lambda api=api, ms=msgkit.mk_msgs(h, api): msgkit.mk_msgs(ms, api)
             if api == 'openai_chat' and lit: fns['litellm'] = lit['openai_chat']; fns[FLOOR] = copy_floor(own)  # the one peer that reads this form: Chat dicts
             add(Case(f'own.{api}', f"1b. same history in {api}'s own form (as stored: JSON) → {api}", 'µs/msg', fns, 1e6/nmsg,
                      kind='peer' if api=='openai_chat' else 'goal', ref_note="fastest peer of row 1 (no peer reads this form)",
-                     nomemo='no payload ≥ 32 KB', aside=(FLOOR,)))
+                     nomemo='no payload ≥ 32 KB', aside=(FLOOR, MSGS)))
 
     # 2. the same history as Chat dicts (litellm's own form; langchain-core reads them with convert_to_messages, timed here)
     if want('chat_dicts.'):

@@ -178,7 +178,7 @@ def _texts(msgs, ad)->list|None:
     if t is str and set(map(type, msgs))==_strs_only:  # (strings alone: most chats, made in two maps)
         try: return _strs(msgs, ad)
         except Exception: return None
-    if t is dict and vouches(ad):  # (Chat-form text dicts alone: read and made in C)
+    if t in _dicts and vouches(ad):  # (Chat-form text dicts alone, or the `Msg`s `mk_msgs` gave: read and made in C)
         try:
             if (tx := _chat_strs(msgs, ad)) is not None: return tx
         except Exception: return None

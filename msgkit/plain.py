@@ -314,15 +314,15 @@ def new_msg(d:dict)->Msg:
     r = _new(Msg); _upd(r, d)
     return r
 
-_msgs_only,_dicts_only,_strs_only = {Msg},{dict},{str}
+_msgs_only,_strs_only,_kept_dicts = {Msg},{str},DICT_VIEWS - {Block} | {dict}  # (kept: a dict, or what `mk_msgs` gave)
 _role,_content = itemgetter('role'),itemgetter('content')
 
 def text_dicts(h:list)->tuple|None:
     "`(s, texts)` of Chat-form text dicts `h`, user and assistant in turn after `s` (0 or 1) system's; else `None`"
-    # (the form most histories are kept in, checked with a C call over the whole list each: plain dicts, each a `role`
-    # and a `content` (so `2n` keys in all), both of type `str` (checked first: a role equal to 'user' that is another
-    # object, `mock.ANY` say, is never compared), at most one system message first, then the roles in turn)
-    if set(map(type, h))!=_dicts_only or sum(map(len, h))!=2*len(h): return None  # (a tool loop's: more keys)
+    # (the form most histories are kept in, checked with a C call over the whole list each: dicts or `Msg`s (a loop's),
+    # each a `role` and a `content` (so `2n` keys in all), both of type `str` (checked first: a role equal to 'user'
+    # that is another object, `mock.ANY` say, is never compared), one system message first at most, then roles in turn)
+    if not h or not set(map(type, h))<=_kept_dicts or sum(map(len, h))!=2*len(h): return None  # (a loop's: more keys)
     try: rs,cs = list(map(_role, h)),list(map(_content, h))
     except KeyError: return None
     if set(map(type, rs + cs))!=_strs_only: return None

@@ -151,8 +151,9 @@ def test_chat_text_lane_taken_and_refused():
     "The lane takes the plain cases (so the comparisons above test it) and no near miss"
     took = {k for k, h in CHAT.items() if oc._text_chat(h) is not None}
     # (a Chat message's text is text, never sniffed: a URL in it too. A role of a str subclass: the loop's)
+    # ('msgs sent back', what `mk_msgs` gave: taken since session 15, read as the dicts they are)
     assert took == {'plain', 'one', 'two', 'system first', 'system alone', 'content first', 'mixed orders', 'url text',
-                    'data uri text'}, took
+                    'data uri text', 'msgs sent back'}, took
     r = oc._text_chat(CHAT['mixed orders'])
     assert [list(m) for m in r] == [['content', 'role'], ['content', 'role'], ['role', 'content'], ['content', 'role']]
     assert all(type(m) is Msg for m in r) and all(m is not o for m, o in zip(r, CHAT['mixed orders']))
@@ -207,11 +208,14 @@ def test_chat_strs_taken_and_refused():
     refused = {'model first', 'two users', 'two models', 'blank', 'empty', 'unicode space', 'none content',
                'list content', 'extra key', 'extra key later', 'no content', 'no role', 'tool role', 'developer', 'system first',
                'system alone', 'system later', 'url text', 'data uri text', 'str subclass', 'role subclass',
-               'msgs sent back', 'strings among'}
+               'strings among'}
     for api in ('openai', 'anthropic', 'gemini', 'bedrock'):
         ad = get_api(api)
         took = {k for k, h in CHAT.items() if core._chat_strs(h, ad) is not None}
         assert {'plain', 'one', 'two'} <= took and not took & refused, (api, took)
+        # ('msgs sent back', what `mk_msgs` gave: taken since session 15, read as the dicts they are; here its model's
+        # message has `content` first, so taken where that order is)
+        assert ('msgs sent back' in took) == ('content first' in took), (api, took)
         # (a dict of the target's own text form kept as it came: content first is not the maker's order)
         assert ('content first' in took) == (api == 'gemini'), (api, took)
 
