@@ -109,10 +109,12 @@ def shipped_readers(ad)->list|None:
 
 def as_plain(v, d:int=0):
     "`v` with msgkit's own `Msg`s, `Block`s (fastcore `AttrDict`s) and `Blocks` as plain dicts and lists (a copy)"
-    t = type(v)
     if d>ARGS_DEEP: return v  # (deeper: left as it is, which no reader takes: the general path's)
     # (text, the commonest value, asked for by name: a call a value cost more than the copy)
-    if t is dict or t in DICT_VIEWS: return {k:o if type(o) is str else as_plain(o, d+1) for k,o in v.items()}
+    if (t := type(v)) is dict or t in DICT_VIEWS:
+        r = {**v}  # (copied in C, a `Msg` too, its keys read past `AttrDict`'s `__getattr__`; what nests, after)
+        for k in [k for k,o in dict.items(v) if type(o) is not str]: r[k] = as_plain(r[k], d+1)
+        return r
     return [o if type(o) is str else as_plain(o, d+1) for o in v] if t is list or t is Blocks else v
 
 def _list_turn(o, role, ad):
@@ -382,9 +384,7 @@ def plain_ready(ad, cls, ok, ts)->dict|None:
 # %% ../nbs/11b_plain.ipynb #9de1b690
 from itertools import islice
 # (the dict's own, on a `Block` and a `Msg` too: past `AttrDict`'s `__getattr__`, which slows each method of theirs)
-_get,_put,_lget = dict.get,dict.__setitem__,list.__getitem__
-
-_msg_types = frozenset({dict, Msg})
+_get,_put,_lget,_msg_types = dict.get,dict.__setitem__,list.__getitem__,frozenset({dict, Msg})
 
 def maybe_own(h, key:str)->bool:
     "Might `h` be in an API's own form: messages, the first a dict (or `Msg`) of two keys, its blocks a list at `key`?"

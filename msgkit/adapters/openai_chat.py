@@ -517,7 +517,7 @@ def own_history(self:OpenAIChatAdapter, h):
             # (what `mk_msgs` gave, sent back: read as the plain dicts it holds, whose keys cost less to ask for than
             # a `Msg`'s. One of text alone, a user's, a model's or a tool's result, copied in C, its values strings)
             g = dict.get
-            o = dict(o) if type(g(o, 'content')) is str and (len(o)==2 or g(o, 'role')=='tool') else as_plain(o)
+            o = {**o} if type(g(o, 'content')) is str and (len(o)==2 or g(o, 'role')=='tool') else as_plain(o)
         # (a role not a `str`, one equal to every string say, `mock.ANY`: the general path's)
         if type(r := o.get('role')) is not str or r==prev and r!='tool': return None  # (two of a role: `tidy` joins)
         prev = r
