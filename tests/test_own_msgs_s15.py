@@ -7,7 +7,7 @@ from unittest import mock
 import pytest
 import msgkit
 from msgkit import core, plain
-from msgkit.msgs import Msg, Block, History
+from msgkit.msgs import Msg, Block, Blocks, History
 from msgkit.registry import apis, get_api
 from fastcore.basics import AttrDict
 
@@ -71,7 +71,22 @@ def tool_msgs():
     o = own(tool_chat(40), 'openai_chat')
     def with_(i, **kw): return History([Msg({**m, **kw}) if j==i else m for j,m in enumerate(o)])
     def without(i, k): return History([Msg({a:v for a,v in m.items() if a!=k}) if j==i else m for j,m in enumerate(o)])
-    return [o, own(tool_chat(7), 'openai_chat'), own(tool_chat(8)[:3], 'openai_chat'),
+    def raw(i, f):
+        "`o` with message `i` a copy changed by `f` past `Msg`'s wrapping (what a caller may have put there)"
+        m = Msg(o[i]); f(m)
+        return History([m if j==i else x for j,x in enumerate(o)])
+    put, c0 = dict.__setitem__, o[1]['tool_calls'][0]
+    fn = c0['function']
+    calls = [raw(1, lambda m: put(m, 'tool_calls', Blocks([dict(c0)]))),                    # a plain dict among them
+             raw(1, lambda m: put(m, 'tool_calls', Blocks([Block({**c0, 'function': dict(fn)})]))),
+             raw(1, lambda m: put(m, 'tool_calls', [c0])),                                 # a list, not `Blocks`
+             raw(1, lambda m: put(m, 'tool_calls', Blocks([Block({**c0, 'function': Block({**fn, 'arguments': Block(city='x')})})]))),
+             raw(1, lambda m: put(m, 'tool_calls', Blocks([Block({**c0, 'extra': 1})]))),
+             raw(1, lambda m: put(m, 'tool_calls', Blocks([Block({**c0, 'id': Block(x=1)})]))),
+             raw(1, lambda m: put(m, 'tool_calls', Blocks([c0, c0]))),                         # the same call twice
+             raw(1, lambda m: put(m, 'tool_calls', Blocks())),
+             raw(1, lambda m: put(m, 'content', Blocks([Block(type='text', text='x')])))]
+    return calls + [o, own(tool_chat(7), 'openai_chat'), own(tool_chat(8)[:3], 'openai_chat'),
             with_(2, tool_call_id=Role('call_0000')), with_(2, content=''), with_(2, content=mock.ANY),
             with_(2, name='get_weather'), with_(2, tool_call_id='other'), with_(2, content=Block(text='x')),
             with_(2, role=mock.ANY), with_(3, content=None), with_(1, content=None), with_(1, content='  '),
@@ -83,6 +98,26 @@ def test_chat_tool_loop_sent_back_as_general():
         before = copy.deepcopy(o)
         assert out(o, 'openai_chat') == general(o, 'openai_chat'), o[:4]
         assert o == before
-    o = tool_msgs()[0]
+    o = own(tool_chat(40), 'openai_chat')
     r = get_api('openai_chat').own_history(o)
     assert r is not None and not any(a is b for a,b in zip(r, o))  # read at once, and fresh
+
+def test_chat_images_copied_as_general():
+    "Users' text and data-URI image blocks, in either key order, as dicts or as the `Msg`s `mk_msgs` gave: as the general path"
+    from peers import big_png, data_uri
+    u, ub = data_uri(big_png(2_000)), data_uri(big_png(100_000))
+    hs = []
+    for url in (u, ub):
+        for im in (dict(type='image_url', image_url=dict(url=url)), dict(image_url=dict(url=url), type='image_url')):
+            for tx in (dict(type='text', text='What is this?'), dict(text='What is this?', type='text')):
+                for c in ([im, tx], [tx, im], [im]):
+                    hs.append([dict(role='user', content=c), dict(role='assistant', content='A dot.'), dict(role='user', content='And?')])
+    ad = get_api('openai_chat')
+    for h in hs:
+        assert out(h, 'openai_chat') == general(h, 'openai_chat'), h[0]
+        o = own(h, 'openai_chat')
+        assert out(o, 'openai_chat') == general(o, 'openai_chat'), o[0]
+        assert ad.own_history(h) is not None  # (the short way taken: so the comparison tests it)
+        r = msgkit.mk_msgs(h, 'openai_chat')
+        assert r[0]['content'] is not h[0]['content'] and not any(a is b for a,b in zip(r[0]['content'], h[0]['content']))
+        assert not any(a.get('image_url') is b['image_url'] for a,b in zip(r[0]['content'], h[0]['content']) if 'image_url' in b)

@@ -427,7 +427,7 @@ def parse_item(self:OpenAIChatAdapter, d):
 from ..msgs import History, Msg, Block, Blocks
 from operator import ior as _ior
 from itertools import repeat
-from ..plain import id_ok, name_ok, plain_args, copy_json, new_msg, shipped, as_plain, DICT_VIEWS, text_dicts
+from ..plain import id_ok, name_ok, plain_args, new_msg, shipped, as_plain, DICT_VIEWS, text_dicts
 _new = dict.__new__
 
 @patch
@@ -456,6 +456,25 @@ def _own_blocks(self:OpenAIChatAdapter, c)->bool:
         else: return False
         prev = t
     return img and len(losses_so_far())==n
+
+def _own_content(c)->Blocks:
+    "User content `c` that `_own_blocks` vouched for (text blocks, image blocks of a URL alone), copied as `Block`s"
+    # (what `copy_json` makes of it, its keys in their order, at a third of the cost: each block's shape is known)
+    out = Blocks()
+    for o in c:
+        b = Block(o)
+        if (iu := o.get('image_url')) is not None: dict.__setitem__(b, 'image_url', Block(iu))
+        out.append(b)
+    return out
+
+def _plain_calls(o)->dict:
+    "A model's `Msg` with calls, as `mk_msgs` gave it (its calls `Block`s), as the plain dicts it holds: `as_plain`'s"
+    # (each copied in C, where `as_plain` asks every value: what else nests stays as it is, which no check below takes)
+    ks = []
+    for k in dict.get(o, 'tool_calls'):
+        if type(k) is not Block or type(f := dict.get(k, 'function')) is not Block: return as_plain(o)
+        k = {**k}; k['function'] = {**f}; ks.append(k)
+    return {**o, 'tool_calls':ks}
 
 def _own_call(k):
     "Plain Chat call `k` copied (`Block`s), its keys in their order"
@@ -515,9 +534,11 @@ def own_history(self:OpenAIChatAdapter, h):
         if type(o) is not dict:
             if type(o) not in DICT_VIEWS: return None
             # (what `mk_msgs` gave, sent back: read as the plain dicts it holds, whose keys cost less to ask for than
-            # a `Msg`'s. One of text alone, a user's, a model's or a tool's result, copied in C, its values strings)
+            # a `Msg`'s. One of text alone, a user's, a model's or a tool's result, copied in C, its values strings;
+            # a model's calls, `_plain_calls`)
             g = dict.get
-            o = {**o} if type(g(o, 'content')) is str and (len(o)==2 or g(o, 'role')=='tool') else as_plain(o)
+            o = ({**o} if type(g(o, 'content')) is str and (len(o)==2 or g(o, 'role')=='tool') else
+                 _plain_calls(o) if len(o)==3 and type(g(o, 'tool_calls')) is Blocks else as_plain(o))
         # (a role not a `str`, one equal to every string say, `mock.ANY`: the general path's)
         if type(r := o.get('role')) is not str or r==prev and r!='tool': return None  # (two of a role: `tidy` joins)
         prev = r
@@ -530,8 +551,8 @@ def own_history(self:OpenAIChatAdapter, h):
                 app(_ior(_new(Msg), o if r!='assistant' or next(iter(o))=='content' else {'content':c, 'role':r}))
                 continue
             if type(c) is list and r=='user' and self._own_blocks(c):
-                app(new_msg({'role':r, 'content':copy_json(c)} if next(iter(o))=='role' else
-                            {'content':copy_json(c), 'role':r})); continue
+                app(new_msg({'role':r, 'content':_own_content(c)} if next(iter(o))=='role' else
+                            {'content':_own_content(c), 'role':r})); continue
             return None
         if not self.plain_item(o): return None
         if r=='tool':
