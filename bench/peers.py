@@ -16,6 +16,11 @@ applies a row shows msgkit with the memo warm (the same objects every call) and 
 outside the timing). A peer that can't do a row's work is named in the row with the reason; a peer that does related but
 not the same work is shown aside and left out of the ratio. A ratio above 1 is marked TRAILS.
 
+litellm is timed as `litellm.completion` treats a call's messages for every provider (litellm/main.py, "validate
+messages"): `validate_and_fix_openai_messages` (each message copied, its None fields dropped, tool calls copied, users'
+content types checked), then the provider's converter. Its converter alone is shown aside, with msgkit ÷ it (session 15;
+before that, the converter alone was the reference).
+
 Install the bench's own requirements (separate from msgkit's) with `pip install -e . -r bench/requirements.txt`.
 A peer that isn't installed is reported as "not installed"; one whose API has moved, as "error: ...".
 """
@@ -41,6 +46,7 @@ FLOOR = 'floor: a copy of each message (dicts and lists, as Msgs)'  # what handi
 MARSHAL = 'floor: a deep copy in C (marshal round trip; plain dicts, nothing checked)'
 LIT_REST = "litellm (its HTTP body's form: base64 text, not the SDK's bytes)"
 MSGS = 'msgkit, from the `Msg`s it gave (sent back as a chat loop keeps them, not as JSON)'  # shown aside
+ALONE = ", converter alone (no validate_and_fix_openai_messages)"  # shown aside: part of what `completion` does
 STDLIB = 'msgkit cold, without its `fast` extra (base64 by the standard library)'  # shown, not the row's figure
 
 def stdlib_b64(f):
@@ -217,20 +223,40 @@ def setup_langchain(lc):
     "api -> f() converting the prebuilt LangChain messages `lc`"
     return {api: (f if isinstance(f, BaseException) else (lambda f=f: f(lc))) for api,f in lc_converters().items()}
 
+def _alone(f, a):
+    "`f`, knowing `a` (`f.alone`): the same work without litellm's validation (shown aside, `ALONE`)"
+    f.alone = a; return f
+
 def lit_converters():
-    "api -> f(chat_dicts): litellm's prompt converters, as its providers' `transform_request` call them"
+    """api -> f(chat_dicts): what litellm does to a call's messages, as `litellm.completion` runs it for every provider:
+    `validate_and_fix_openai_messages` (each message copied, None fields dropped, tool calls copied, users' content
+    types checked; litellm/main.py, `completion`, "validate messages"), then the provider's prompt converter, as its
+    `transform_request` calls it. `f.alone`: the converter alone"""
+    from litellm.utils import validate_and_fix_openai_messages as v
     from litellm.litellm_core_utils.prompt_templates.factory import anthropic_messages_pt, _bedrock_converse_messages_pt
     from litellm.llms.vertex_ai.gemini.transformation import gemini_convert_messages_with_history
     from litellm.completion_extras.litellm_responses_transformation.transformation import LiteLLMResponsesTransformationHandler
     from litellm.llms.openai.chat.gpt_transformation import OpenAIGPTConfig
     rh, oc = LiteLLMResponsesTransformationHandler(), OpenAIGPTConfig()
-    return dict(openai=rh.convert_chat_completion_messages_to_responses_api,
+    conv = dict(openai=rh.convert_chat_completion_messages_to_responses_api,
                 openai_chat=lambda cd: oc._transform_messages(cd, model='gpt-4.1'),
                 anthropic=lambda cd: anthropic_messages_pt(cd, model='claude-sonnet-4-5', llm_provider='anthropic'),
                 gemini=lambda cd: gemini_convert_messages_with_history(cd, model='gemini-2.5-flash', custom_llm_provider='gemini'),
                 bedrock=lambda cd: _bedrock_converse_messages_pt(cd, model='anthropic.claude-sonnet-4-5-20250929-v1:0', llm_provider='bedrock_converse'))
+    return {api: _alone(lambda cd, f=f: f(v(cd)), f) for api,f in conv.items()}
 
-def setup_litellm(cd): return {api: (lambda f=f: f(cd)) for api,f in lit_converters().items()}
+def setup_litellm(cd): return {api: _alone(lambda f=f: f(cd), lambda f=f: f.alone(cd)) for api,f in lit_converters().items()}
+
+def with_alone(fns):
+    "`fns` and, for each of litellm's that knows it (`_alone`), its converter alone beside it; and those names (aside)"
+    out, aside = dict(fns), []
+    for k,f in fns.items():
+        a = getattr(f[1] if isinstance(f, tuple) else f, 'alone', None)
+        if a is None: continue
+        sfx = next((c for c in COLDS if k.endswith(c)), '')
+        n = k[:len(k)-len(sfx)] + ALONE + sfx
+        out[n] = (f[0], a) if isinstance(f, tuple) else a; aside.append(n)
+    return out, aside
 
 def setup_msglm(h):
     import msglm
@@ -550,7 +576,9 @@ def build_cases(q, only=None):
     want = lambda key: not only or any(key.startswith(o) or o.startswith(key) for o in only)  # a block of cases, some of which are wanted
     cases = []
     def add(c):
-        if not only or any(c.key.startswith(o) for o in only): cases.append(c)
+        if not only or any(c.key.startswith(o) for o in only):
+            c.fns, al = with_alone(c.fns); c.aside.update(al)  # (litellm's converter alone, beside it: aside)
+            cases.append(c)
     h = text_history(100); cd = chat_dicts(h); nmsg = len(h)
     lc_ok = _peer('langchain-core', lambda: lc_converters()) is not None
     for api,pkg in LC_PKG.items():
@@ -687,7 +715,7 @@ def build_cases(q, only=None):
         lit = {}
         if lit_ok:  # litellm takes no bytes: the caller's base64 and data URIs are part of its time
             conv = lit_converters()
-            for api in APIS: lit[api] = lambda f=conv[api]: f(image_chat(b_imgs))
+            for api in APIS: lit[api] = _alone(lambda f=conv[api]: f(image_chat(b_imgs)), lambda f=conv[api].alone: f(image_chat(b_imgs)))
         fresh = lambda: [bytes(bytearray(b)) for b in b_imgs]
         for api in APIS:
             fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(ih, api)),
@@ -700,7 +728,8 @@ def build_cases(q, only=None):
                     fns['pydantic-ai (BinaryContent)' + COLD_B] = (lambda: pai_bytes(fresh()), lambda m, f=pai_mapper(api): f(m))
             if lit.get(api) is not None:
                 fns['litellm (from bytes: data URIs made in the call)'] = lit[api]
-                fns['litellm (from bytes: data URIs made in the call)' + COLD_B] = (fresh, lambda im, f=conv[api]: f(image_chat(im)))
+                fns['litellm (from bytes: data URIs made in the call)' + COLD_B] = (fresh, _alone(lambda im, f=conv[api]: f(image_chat(im)),
+                                                                                             lambda im, f=conv[api].alone: f(image_chat(im))))
             if api in mlm:
                 import msglm; fns['msglm'] = (lambda api=api: msglm.mk_msgs(ih, api=api))
                 fns['msglm' + COLD_B] = (fresh_hist, lambda x, api=api: msglm.mk_msgs(x, api=api))
@@ -876,9 +905,14 @@ def report(cases, mem, pdf_sz):
         peers = {k: c.med(k) for k in c.fns if k != 'msgkit' and k != 'msgkit cold' and not (c.key.startswith('import') and k == 'bare interpreter')}
         for k in c.out:
             if not k.startswith('msgkit'): peers.setdefault(k, None)
+        alone = {}  # msgkit ÷ litellm's converter alone (aside), round by round, as the row's ratio is taken
+        for k in c.aside:
+            if ALONE in k and (rs := [a/b for a,b in zip(c.samples.get('msgkit cold' if k.endswith(COLDS) else 'msgkit') or [],
+                                                         c.samples.get(k) or []) if b > 0]):
+                alone[k] = statistics.median(rs)
         rows.append(dict(key=c.key, measure=c.label, unit=c.unit, warm=warm, cold=cold, nomemo=c.nomemo, ref=ref,
                          ref_name=best if c.kind == 'peer' else (c.ref_note or c.ref), kind=c.kind, ratio_warm=rw, ratio_cold=rc,
-                         peers=peers, aside=sorted(c.aside), out=c.out, errors=c.err, cant=c.cant,
+                         peers=peers, aside=sorted(c.aside), out=c.out, errors=c.err, cant=c.cant, alone=alone,
                          base=c.med('bare interpreter') if c.key.startswith('import') else None))
     ps = {'floor (bytes + base64 text alive at once)': 1 + 4/3, **{k:v for k,v in mem.items() if k!='msgkit'}}
     m = mem.get('msgkit')
@@ -901,6 +935,7 @@ def table(rows):
         bits = []
         for k,v in o['peers'].items():
             s = f"{k} {fmt(v)}" + (f" [{o['out'][k]}]" if k in o['out'] else '')
+            if k in o.get('alone', {}): s += f" (msgkit ÷ it: {fmt(o['alone'][k])}×)"
             bits.append(s + (' (aside: not the same work)' if o['kind'] == 'peer' and k in o['aside'] and not k.startswith(('msgkit', 'mk_tools', 'bare', 'floor')) else ''))
         if 'msgkit' in o['out']: bits.insert(0, f"msgkit [{o['out']['msgkit']}]")
         if o.get('base') is not None: bits.append(f"bare interpreter {fmt(o['base'])} ms (subtracted)")
@@ -1022,8 +1057,13 @@ def main(argv=None):
     pyb = codec._fast()
     notes.append(f"msgkit's base64 of large payloads here: " + (f"its `fast` extra (pybase64 {pyb.__version__}, SIMD); the image rows show msgkit "
                  f"cold without it too ({STDLIB!r}), aside" if pyb else "the standard library's (its `fast` extra, pybase64, is not installed)"))
+    notes.append("litellm's messages are timed as `litellm.completion` treats them for every provider: its "
+                 "`validate_and_fix_openai_messages` (a fresh copy of each message, tool calls copied, users' content checked), "
+                 f"then the provider's converter. The converter alone is shown aside ({ALONE.strip(', ')!r}), with msgkit ÷ it")
     for k,v in MISSING.items(): notes.append(f'{k}: {v}')
     tr = [o for o in rows if o['trails']]
+    al = [f"{o['key']} {v:.2f}×" for o in rows for k,v in o.get('alone', {}).items() if v > 1]
+    if al: notes.append("msgkit ÷ litellm's converter alone, above 1 (not the row's ratio): " + '; '.join(al))
     notes.append(f"{len(tr)} of {sum(o['verdict'] != 'no reference' and o['kind'] != 'self' for o in rows)} rows TRAIL (a ratio above 1): " + ('; '.join(o['key'] for o in tr) or 'none'))
     la = [x for x in loads if x is not None]
     notes.append(f"load average (1 min) over the rounds: {min(la):.2f}–{max(la):.2f}; at the end {_loadavg()}; the run took {clock()-t_start:.0f} s of CPU, "
