@@ -84,9 +84,9 @@ def plain_args(a:str)->dict|None:
     except (ValueError, StopIteration, RecursionError): return None
     if end!=len(a) or type(d) is not dict: return None
     # nested deeper than `wrap` makes `Block`s of a message (or than `tool_args` reads, deeper still): the general
-    # path's, its types as it makes them. Each level opens a bracket, so text with few is never walked (those in its
-    # strings count too: then it is walked)
-    if len(a)>ARGS_DEEP and a.count('{')+a.count('[')>ARGS_DEEP and too_deep(d, ARGS_DEEP): return None
+    # path's, its types as it makes them. Each level opens a bracket and closes it, so text with few is never walked,
+    # nor counted if too short to hold them (those in its strings count too: then it is walked)
+    if len(a)>2*ARGS_DEEP and a.count('{')+a.count('[')>ARGS_DEEP and too_deep(d, ARGS_DEEP): return None
     if len(a)<=ARGS_MAX:
         if len(_args)>=ARGS_MEMO: _args.clear()
         _args[a] = d
@@ -322,12 +322,12 @@ _role,_content = itemgetter('role'),itemgetter('content')
 def text_dicts(h:list)->tuple|None:
     "`(s, texts)` of Chat-form text dicts `h`, user and assistant in turn after `s` (0 or 1) system's; else `None`"
     # (the form most histories are kept in, checked with a C call over the whole list each: dicts or `Msg`s (a loop's),
-    # each a `role` and a `content` (so `2n` keys in all), both of type `str` (checked first: a role equal to 'user'
-    # that is another object, `mock.ANY` say, is never compared), one system message first at most, then roles in turn)
+    # each a `role` and a `content` (`2n` keys in all), both `str` (contents first, images' lists say; then roles, `str`
+    # before they are compared: `mock.ANY` equals 'user'), one system message first at most, then the roles in turn)
     if not h or not set(map(type, h))<=_kept_dicts or sum(map(len, h))!=2*len(h): return None  # (a loop's: more keys)
-    try: rs,cs = list(map(_role, h)),list(map(_content, h))
+    try: cs = list(map(_content, h)); rs = set(map(type, cs))==_strs_only and list(map(_role, h))
     except KeyError: return None
-    if set(map(type, rs + cs))!=_strs_only: return None
+    if not rs or set(map(type, rs))!=_strs_only: return None
     s = int(rs[0]=='system'); us,As = rs[s::2],rs[s+1::2]
     return (s, cs) if us.count('user')==len(us) and As.count('assistant')==len(As) else None
 
