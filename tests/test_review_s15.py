@@ -124,7 +124,8 @@ def test_text_msgs_mixed_and_odd(api):
 @pytest.mark.parametrize('api', ['openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock', 'groq'])
 def test_text_msgs_through_mk_request(api):
     f = lambda x: msgkit.mk_request(x, api, model='m', max_tokens=64)
-    for base in bases(api): same_fresh_untouched(History([AttrDict(m) if i%3 else m for i, m in enumerate(base)]), api, f)
+    for base in bases(api):
+        same_fresh_untouched(History([AttrDict(m) if i%3 else m for i, m in enumerate(base)]), api, f)
 
 def test_text_dicts_types_and_none():
     h = msgkit.mk_msgs(text_history(4), 'openai_chat')
@@ -141,7 +142,8 @@ def loop_variants():
     def fnv(**kw): return Blocks([Block({**c0, 'function': Block({**fn, **kw})})])
     def cv(**kw): return Blocks([Block({**c0, **kw})])
     A = [('tool_calls', fnv(arguments=Block(a=1))), ('tool_calls', fnv(arguments={'a': 1})),
-         ('tool_calls', fnv(arguments='')), ('tool_calls', fnv(arguments=' {"a":1} ')), ('tool_calls', fnv(arguments='[1]')),
+         ('tool_calls', fnv(arguments='')), ('tool_calls', fnv(arguments=' {"a":1} ')),
+         ('tool_calls', fnv(arguments='[1]')),
          ('tool_calls', fnv(arguments='{"a":')), ('tool_calls', fnv(arguments='{"a":NaN}')),
          ('tool_calls', fnv(arguments='{"a":1,"a":2}')), ('tool_calls', fnv(name=R('get_weather'))),
          ('tool_calls', fnv(name='bad name!')), ('tool_calls', fnv(extra=Block(a=1))), ('tool_calls', fnv(extra='a')),
@@ -149,7 +151,8 @@ def loop_variants():
          ('tool_calls', Blocks([AttrDict(c0)])), ('tool_calls', cv(id=R(c0['id']))), ('tool_calls', cv(id='')),
          ('tool_calls', cv(id='call a/b')), ('tool_calls', cv(type=mock.ANY)), ('tool_calls', cv(type=Block(a=1))),
          ('tool_calls', cv(extra=Blocks([1]))), ('tool_calls', [Block(c0)]), ('tool_calls', (c0,)),
-         ('content', R('hi')), ('content', 'Let me check.'), ('content', ''), ('role', mock.ANY), ('role', R('assistant')),
+         ('content', R('hi')), ('content', 'Let me check.'), ('content', ''), ('role', mock.ANY),
+         ('role', R('assistant')),
          ('name', 'bob'), ('refusal', None), ('audio', Block(id='a1'))]
     for k, v in A: yield raw(o, 1, lambda m, k=k, v=v: put(m, k, v))
     yield raw(o, 1, lambda m: (lambda d: (m.clear(), dict.update(m, d)))({k: m[k] for k in reversed(list(m))}))
@@ -166,12 +169,14 @@ def loop_variants():
     p = msgkit.mk_msgs([{'role': 'user', 'content': 'q'}, {'role': 'assistant', 'content': None, 'tool_calls': [
         {'id': 'c1', 'type': 'function', 'function': {'name': 'f', 'arguments': '{"a":1}'}},
         {'id': 'c2', 'type': 'function', 'function': {'name': 'g', 'arguments': '{}'}}]},
-        {'role': 'tool', 'tool_call_id': 'c1', 'content': 'r1'}, {'role': 'tool', 'tool_call_id': 'c2', 'content': 'r2'},
+        {'role': 'tool', 'tool_call_id': 'c1', 'content': 'r1'},
+        {'role': 'tool', 'tool_call_id': 'c2', 'content': 'r2'},
         {'role': 'assistant', 'content': 'done'}], 'openai_chat')
     yield p
     yield History([p[0], p[1], p[3], p[2], p[4]])
     yield raw(p, 1, lambda m: put(m, 'tool_calls', Blocks([m['tool_calls'][0], m['tool_calls'][0]])))
-    yield raw(p, 1, lambda m: put(m, 'tool_calls', Blocks([m['tool_calls'][0], Block({**m['tool_calls'][0], 'id': 'c2'})])))
+    yield raw(p, 1, lambda m: put(m, 'tool_calls',
+                                  Blocks([m['tool_calls'][0], Block({**m['tool_calls'][0], 'id': 'c2'})])))
     for k in (20, 21, 22, 23, 24, 25):  # (arguments nested about ARGS_DEEP, in short text and in long)
         for a in ('{"":' + '['*k + ']'*k + '}', '{"a":' + '{"b":'*k + '1' + '}'*k + '}'):
             yield raw(o, 1, lambda m, a=a: put(m, 'tool_calls', fnv(arguments=a)))
@@ -248,7 +253,8 @@ def chain(n, t=Block):
 
 def test_as_plain_as_before():
     rnd = random.Random(15)
-    vals = [rnd_value(rnd, 0) for _ in range(400)] + [chain(n, t) for n in (23, 24, 25, 26, 27) for t in (Block, Blocks)]
+    vals = [rnd_value(rnd, 0) for _ in range(400)]
+    vals += [chain(n, t) for n in (23, 24, 25, 26, 27) for t in (Block, Blocks)]
     for v in vals:
         a, b = as_plain(v), old_as_plain(v)
         assert a == b and json.dumps(a, default=repr) == json.dumps(b, default=repr)
