@@ -245,7 +245,11 @@ def lit_converters():
                 bedrock=lambda cd: _bedrock_converse_messages_pt(cd, model='anthropic.claude-sonnet-4-5-20250929-v1:0', llm_provider='bedrock_converse'))
     return {api: _alone(lambda cd, f=f: f(v(cd)), f) for api,f in conv.items()}
 
-def setup_litellm(cd): return {api: _alone(lambda f=f: f(cd), lambda f=f: f.alone(cd)) for api,f in lit_converters().items()}
+def setup_litellm(cd):
+    "api -> f() of litellm on `cd`, a copy of its own (its validation sets fields of the messages it is given)"
+    import copy
+    cd = copy.deepcopy(cd)  # (its strings shared, as immutable: a payload is not copied)
+    return {api: _alone(lambda f=f: f(cd), lambda f=f: f.alone(cd)) for api,f in lit_converters().items()}
 
 def with_alone(fns):
     "`fns` and, for each of litellm's that knows it (`_alone`), its converter alone beside it; and those names (aside)"

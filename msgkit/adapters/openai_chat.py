@@ -535,10 +535,10 @@ def own_history(self:OpenAIChatAdapter, h):
             if type(o) not in DICT_VIEWS: return None
             # (what `mk_msgs` gave, sent back: read as the plain dicts it holds, whose keys cost less to ask for than
             # a `Msg`'s. One of text alone, a user's, a model's or a tool's result, copied in C, its values strings;
-            # a model's calls, `_plain_calls`)
+            # a model's calls, `_plain_calls`. Its role a `str` before it is compared, as below)
             g = dict.get
-            o = ({**o} if type(g(o, 'content')) is str and (len(o)==2 or g(o, 'role')=='tool') else
-                 _plain_calls(o) if len(o)==3 and type(g(o, 'tool_calls')) is Blocks else as_plain(o))
+            txt = type(g(o, 'content')) is str and (len(o)==2 or type(r := g(o, 'role')) is str and r=='tool')
+            o = {**o} if txt else _plain_calls(o) if len(o)==3 and type(g(o, 'tool_calls')) is Blocks else as_plain(o)
         # (a role not a `str`, one equal to every string say, `mock.ANY`: the general path's)
         if type(r := o.get('role')) is not str or r==prev and r!='tool': return None  # (two of a role: `tidy` joins)
         prev = r
