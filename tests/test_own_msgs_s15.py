@@ -1,4 +1,4 @@
-"""#22, session 15: what `mk_msgs` gave, sent back as it is (a `History` of `Msg`s: how a chat loop keeps it), is read at
+"""#22, session 15: what `mk_msgs` gave, sent back as it is (a `History` of `Msg`s, as a chat loop keeps it), is read at
 once as the plain dicts it holds: a text history by `text_dicts` for every API, a Chat tool loop by `own_history`.
 That must give exactly what the general path gives (messages, key order, types, warnings, errors), leave the `Msg`s
 sent back as they were, and hand back fresh ones. Counts and compares, never times (speed claims live in bench/)."""
@@ -80,7 +80,8 @@ def tool_msgs():
     calls = [raw(1, lambda m: put(m, 'tool_calls', Blocks([dict(c0)]))),                    # a plain dict among them
              raw(1, lambda m: put(m, 'tool_calls', Blocks([Block({**c0, 'function': dict(fn)})]))),
              raw(1, lambda m: put(m, 'tool_calls', [c0])),                                 # a list, not `Blocks`
-             raw(1, lambda m: put(m, 'tool_calls', Blocks([Block({**c0, 'function': Block({**fn, 'arguments': Block(city='x')})})]))),
+             raw(1, lambda m: put(m, 'tool_calls',
+                                  Blocks([Block({**c0, 'function': Block({**fn, 'arguments': Block(city='x')})})]))),
              raw(1, lambda m: put(m, 'tool_calls', Blocks([Block({**c0, 'extra': 1})]))),
              raw(1, lambda m: put(m, 'tool_calls', Blocks([Block({**c0, 'id': Block(x=1)})]))),
              raw(1, lambda m: put(m, 'tool_calls', Blocks([c0, c0]))),                         # the same call twice
@@ -103,7 +104,7 @@ def test_chat_tool_loop_sent_back_as_general():
     assert r is not None and not any(a is b for a,b in zip(r, o))  # read at once, and fresh
 
 def test_chat_images_copied_as_general():
-    "Users' text and data-URI image blocks, in either key order, as dicts or as the `Msg`s `mk_msgs` gave: as the general path"
+    "Users' text and data-URI image blocks, in either key order, as dicts or as `mk_msgs` gave them: as general"
     from peers import big_png, data_uri
     u, ub = data_uri(big_png(2_000)), data_uri(big_png(100_000))
     hs = []
@@ -111,7 +112,8 @@ def test_chat_images_copied_as_general():
         for im in (dict(type='image_url', image_url=dict(url=url)), dict(image_url=dict(url=url), type='image_url')):
             for tx in (dict(type='text', text='What is this?'), dict(text='What is this?', type='text')):
                 for c in ([im, tx], [tx, im], [im]):
-                    hs.append([dict(role='user', content=c), dict(role='assistant', content='A dot.'), dict(role='user', content='And?')])
+                    hs.append([dict(role='user', content=c), dict(role='assistant', content='A dot.'),
+                               dict(role='user', content='And?')])
     ad = get_api('openai_chat')
     for h in hs:
         assert out(h, 'openai_chat') == general(h, 'openai_chat'), h[0]
@@ -119,5 +121,6 @@ def test_chat_images_copied_as_general():
         assert out(o, 'openai_chat') == general(o, 'openai_chat'), o[0]
         assert ad.own_history(h) is not None  # (the short way taken: so the comparison tests it)
         r = msgkit.mk_msgs(h, 'openai_chat')
-        assert r[0]['content'] is not h[0]['content'] and not any(a is b for a,b in zip(r[0]['content'], h[0]['content']))
-        assert not any(a.get('image_url') is b['image_url'] for a,b in zip(r[0]['content'], h[0]['content']) if 'image_url' in b)
+        rc, hc = r[0]['content'], h[0]['content']
+        assert rc is not hc and not any(a is b for a,b in zip(rc, hc))
+        assert not any(a.get('image_url') is b['image_url'] for a,b in zip(rc, hc) if 'image_url' in b)
