@@ -14,6 +14,7 @@ from .sniff import media_type
 from .mediapart import is_pil
 from .history import read_history
 from .request import mk_request
+from .plain import SNIFF_FIRST
 
 # %% ../nbs/52_batch.ipynb #c78260d6
 def _media(o): return isinstance(o, (bytes,bytearray,memoryview,Path)) or is_pil(o)
@@ -60,7 +61,7 @@ _STAND_IN = 'msgkit batch prompt 0e6f2b'  # the text the template holds where ea
 def _plain(s)->bool:
     "Is prompt `s` text every API sends as it is (not blank, no URL or data URI to sniff)? As `mk_msgs`' fast path"
     t = s.lstrip() if type(s) is str else ''
-    return bool(t) and not (t[0] in 'hHdD' and t[:4].lower() in ('http','data'))
+    return bool(t) and not (t[0] in SNIFF_FIRST and t[:4].lower() in ('http','data'))
 
 _upd,_put,_lput = dict.update,dict.__setitem__,list.__setitem__
 

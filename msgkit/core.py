@@ -22,7 +22,7 @@ from .mediapart import *
 from .history import read_history, read_item, owner, parse_with
 from .repairs import repair
 from .render import render_turns, Rendered
-from .plain import text_maker, text_makers, plain_turns, plain_str, as_history, vouches, text_dicts, lane_history
+from .plain import SNIFF_FIRST, text_makers, plain_turns, plain_str, as_history, vouches, text_dicts, lane_history
 from .download import fetcher
 from .fit import fit_turns
 from .cache import cache_plan, place_cache
@@ -132,7 +132,7 @@ def _strs(msgs, ad)->list|None:
     # asked `plain_str`, which looks for a URL or a data URI there)
     try: fs = set(map(_first, msgs))
     except IndexError: return None  # (an empty text: the general path's)
-    if odd := {c for c in fs if c in 'hHdD' or c.isspace()}:
+    if odd := {c for c in fs if c in SNIFF_FIRST or c.isspace()}:
         for s in msgs:
             if s[0] in odd and not plain_str(s): return None
     mk = (text_makers(ad, False) if vouches(ad) else
@@ -191,7 +191,7 @@ def _texts(msgs, ad)->list|None:
                 return None
         else: return None
         # (a URL, data URI or blank: sniffed. A text opening with a letter or digit but h or d is none of them)
-        if ((c := s[:1]) in 'hHdD' or not c.isalnum()) and not plain_str(s): return None
+        if ((c := s[:1]) in SNIFF_FIRST or not c.isalnum()) and not plain_str(s): return None
         if mk is None:  # (once a history is text so far: most stop at once)
             try:
                 mk = (text_makers(ad, False) if vouches(ad) else

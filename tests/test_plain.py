@@ -425,3 +425,20 @@ def test_request_as_general(api, monkeypatch):
     assert not bad, bad[:2]
     assert len(taken) > 50 and len(hs) - len(taken) > 100, len(taken)
     assert request.plain_history(tool_chat(40), get_api(api)) is not None
+
+def test_sniff_first_holds_what_is_sniffed():
+    "`SNIFF_FIRST` (the first characters the short ways ask `plain_str` about) holds each a sniffed text can open with"
+    from msgkit.plain import SNIFF_FIRST, plain_str
+    from msgkit.sniff import is_url, is_data_uri
+    from msgkit.mediapart import to_part
+    rests = ['ttp://example.com/a.png', 'ttps://example.com/a.pdf', 'TTPS://EXAMPLE.COM/A.PNG',
+             'ata:image/png;base64,iVBORw0KGgo=', 'ATA:text/plain,hi', 'ata:,hi', 'tp://example.com/a.png',
+             '3://bucket/a.png', 's://bucket/a.png', 'ile:///tmp/a.png']
+    seen = set()
+    for c in map(chr, range(0x20, 0x250)):
+        for r in rests:
+            for s in (c + r, '  ' + c + r):
+                if is_url(s) or is_data_uri(s) or to_part(s)['type']!='text':
+                    seen.add(c)
+                    assert c in SNIFF_FIRST and not plain_str(s), s
+    assert seen == set(SNIFF_FIRST)  # (each of them is one: none there for nothing)
