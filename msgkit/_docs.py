@@ -1941,16 +1941,6 @@ docs = {
     '\n'
     'Parameters:\n'
     '    ms: (not documented)',
-'msgkit.plain.shipped':
-    "A function of an adapter telling whether `cls`'s members `names` are still those they are now, and its own\n"
-    '\n'
-    'Parameters:\n'
-    '    *names: (not documented)',
-'msgkit.plain.vouches':
-    "Is `ad.rules_as_shipped` a snapshot of its own class's rules (`shipped`), `text_msg` among them? (Not a dialect's)\n"
-    '\n'
-    'Parameters:\n'
-    '    ad: (not documented)',
 'msgkit.plain.plain_ready':
     "The text makers `ad`'s `plain_msgs` renders `ts` with; `None`: a subclass, a rule patched (the general path's)\n"
     '\n'
@@ -2020,6 +2010,16 @@ docs = {
     '    ad: (not documented)',
 'msgkit.registry.all_shipped':
     "Is every adapter registered msgkit's own? (A user's, registered, may read what the short ways read: then not)",
+'msgkit.registry.shipped':
+    "A function of an adapter telling whether `cls`'s members `names` are still those they are now, and its own\n"
+    '\n'
+    'Parameters:\n'
+    '    *names: (not documented)',
+'msgkit.registry.vouches':
+    "Is `ad.rules_as_shipped` a snapshot of its own class's rules (`shipped`), `text_msg` among them? (Not a dialect's)\n"
+    '\n'
+    'Parameters:\n'
+    '    ad: (not documented)',
 'msgkit.registry.says_no':
     'Mark base method `f` as one that says no of every input: `all_adapters(asks=f.__name__)` leaves out who keeps it\n'
     '\n'

@@ -22,7 +22,8 @@ from .mediapart import *
 from .history import read_history, read_item, owner, parse_with
 from .repairs import repair
 from .render import render_turns, Rendered
-from .plain import SNIFF_FIRST, text_makers, plain_turns, plain_str, as_history, vouches, text_dicts, lane_history
+from .plain import SNIFF_FIRST, text_makers, plain_turns, plain_str, as_history, text_dicts, lane_history
+from .registry import vouches
 from .download import fetcher
 from .fit import fit_turns
 from .cache import cache_plan, place_cache

@@ -6,8 +6,8 @@
 __all__ = ['SNIFF_FIRST', 'OK_MEMO', 'OK_MAX', 'ARGS_MEMO', 'ARGS_MAX', 'ARGS_DEEP', 'DICT_VIEWS', 'OBJS', 'ARRS', 'READERS',
            'HOLES', 'LANES', 'plain_str', 'id_ok', 'name_ok', 'plain_args', 'shipped_readers', 'as_plain',
            'plain_turns', 'text_maker', 'text_makers', 'copy_json', 'each', 'user_turn', 'copy_msg', 'plain_json',
-           'copy_args', 'plain_imgs', 'new_msg', 'text_dicts', 'as_history', 'shipped', 'vouches', 'plain_ready',
-           'maybe_own', 'copy_own', 'lane_history']
+           'copy_args', 'plain_imgs', 'new_msg', 'text_dicts', 'as_history', 'plain_ready', 'maybe_own', 'copy_own',
+           'lane_history']
 
 # %% ../nbs/11b_plain.ipynb #35091cdb
 import re, json
@@ -16,7 +16,7 @@ from fastcore.basics import AttrDict
 from .errors import *
 from .parts import *
 from .msgs import Msg, Block, Blocks, History, msg_of, msg_maker
-from .registry import all_adapters, registered, all_shipped
+from .registry import all_adapters, all_shipped
 from .repairs import fit_name
 from .mediapart import media, image_part, payload
 
@@ -341,35 +341,6 @@ def as_history(ms:list)->History:
     return History(m if type(m) is Msg else msg_of(m) for m in ms)
 
 # %% ../nbs/11b_plain.ipynb #e0389aa3
-def shipped(cls, *names):
-    "A function of an adapter telling whether `cls`'s members `names` are still those they are now, and its own"
-    # (made at the end of its adapter's notebook, once `img_px` and the rest are set; no other module sets them);
-    # its own: an instance that patched one of them for itself (`ad.text_msg = ...`) is asked too
-    get,ns = attrgetter(*names),frozenset(names)
-    now = get(cls)
-    # (in C, ~0.4 µs: a function patched is another object, a value patched another value). An adapter of a class of
-    # its own that msgkit doesn't ship (a user's subclass, registered or not) is asked of its own class too: it may
-    # spell one its own way. One msgkit ships (a dialect): its class as it was when first asked (patched since: not)
-    # Its bases' too (`Adapter`'s, a dialect's base): a rule that calls the base's own (`Adapter.tidy(self, ...)`, as
-    # Gemini's does) changes when that is patched
-    bases = [(b, g, g(b)) for b in cls.__mro__[1:] if b is not object
-             and (bn := [n for n in names if hasattr(b, n)]) and (g := attrgetter(*bn))]
-    shots = {}
-    def ok(ad):
-        if get(cls)!=now or not ns.isdisjoint(ad.__dict__): return False
-        for b,g,v in bases:
-            if g(b)!=v: return False
-        if (t := type(ad)) is cls: return True
-        if not registered(ad): return get(t)==now
-        if (s := shots.get(t)) is None: s = shots[t] = get(t)
-        return get(t)==s
-    ok.cls = cls  # (the class it is a snapshot of: `vouches`)
-    return ok
-
-def vouches(ad)->bool:
-    "Is `ad.rules_as_shipped` a snapshot of its own class's rules (`shipped`), `text_msg` among them? (Not a dialect's)"
-    return getattr(type(ad).rules_as_shipped, 'cls', None) is type(ad)
-
 def plain_ready(ad, cls, ok, ts)->dict|None:
     "The text makers `ad`'s `plain_msgs` renders `ts` with; `None`: a subclass, a rule patched (the general path's)"
     # (and its images' pixels checked, as `render_history` checks them before rendering: the same error, first)

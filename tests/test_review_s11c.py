@@ -534,7 +534,7 @@ def test_registered_dialects_text_path():
                   History([Msg(role='user', content='Hi'), Msg(role='assistant', content='Yo.')]), ['a\0b', 'ünï']):
             if out(h, a) != gen(h, a): bad.append((a, h))
     assert not bad, bad[:3]
-    assert {a for a in apis() if plain.vouches(get_api(a))} == set(ALL)
+    assert {a for a in apis() if registry.vouches(get_api(a))} == set(ALL)
 
 @pytest.mark.parametrize('api', ['groq', 'anthropic', 'mistral'])
 def test_instance_and_text_msg_patches_followed(api, monkeypatch):

@@ -89,7 +89,7 @@ def test_new_all_shipped_stale_yes_race():
 def test_user_class_with_own_snapshot():
     "A user's Chat subclass with a snapshot of its own counts as msgkit's (`_ours`): its reader reads nothing, though"
     class MyChat(ShoutChat): name = 'aaa_chat_r13c'
-    MyChat.rules_as_shipped = plain.shipped(MyChat, 'tidy', 'before_send')
+    MyChat.rules_as_shipped = registry.shipped(MyChat, 'tidy', 'before_send')
     register(MyChat)
     try: same(H, 'gemini')
     finally: unregister('aaa_chat_r13c')
@@ -124,7 +124,7 @@ def test_notebook_like_class_under_shipped_name():
     orig = get_api('openai_chat')
     NB = type('OpenAIChatAdapter', (OpenAIChatAdapter,), {'__module__': '__main__', 'name': 'openai_chat'})
     register(NB)
-    NB.rules_as_shipped = plain.shipped(NB, 'tidy', 'before_send', 'msg', 'text_msg')
+    NB.rules_as_shipped = registry.shipped(NB, 'tidy', 'before_send', 'msg', 'text_msg')
     plain.READERS[NB] = NB.plain_turn
     try:
         same(H, 'gemini')

@@ -802,8 +802,9 @@ def assemble(self:AnthropicAdapter, events):
 
 # %% ../../nbs/23_anthropic.ipynb #961a4b77
 from ..msgs import Block, Blocks
-from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
+from ..plain import (copy_json, copy_msg, new_msg, as_history, plain_ready, plain_json, each, user_turn,
                           READERS, OBJS, ARRS)
+from ..registry import shipped
 
 @patch
 def plain_msgs(self:AnthropicAdapter, ts):

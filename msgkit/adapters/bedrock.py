@@ -685,8 +685,9 @@ def assemble(self:BedrockAdapter, events):
 
 # %% ../../nbs/25_bedrock.ipynb #9a8c8a6f
 from ..msgs import Msg, History, Block, Blocks
-from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
+from ..plain import (copy_json, copy_msg, new_msg, as_history, plain_ready, plain_json, each, user_turn,
                           copy_args, READERS, OBJS, ARRS)
+from ..registry import shipped
 
 def _calls_msg(txt, cs)->Msg:
     "The model's text (or `None`) and plain calls `cs` as a Converse message, as `part` writes them"

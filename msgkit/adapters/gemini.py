@@ -797,8 +797,9 @@ def assemble(self:GeminiAdapter, chunks):
 
 # %% ../../nbs/24_gemini.ipynb #92bd7ce2
 from ..msgs import Msg, Block, Blocks
-from ..plain import (copy_json, copy_msg, new_msg, as_history, shipped, plain_ready, plain_json, each, user_turn,
+from ..plain import (copy_json, copy_msg, new_msg, as_history, plain_ready, plain_json, each, user_turn,
                           copy_args, READERS, OBJS, ARRS)
+from ..registry import shipped
 
 def _plain_fc(i, nm, a):
     "A plain call's `function_call`, its id as `part` writes it (`gem_id`)"

@@ -800,7 +800,8 @@ def assemble(self:OpenAIAdapter, events):
 
 # %% ../../nbs/21_openai.ipynb #fe3a483d
 from ..msgs import Block, Blocks
-from ..plain import new_msg, as_history, shipped, plain_ready, plain_args, READERS
+from ..plain import new_msg, as_history, plain_ready, plain_args, READERS
+from ..registry import shipped
 
 @patch
 def plain_msgs(self:OpenAIAdapter, ts):

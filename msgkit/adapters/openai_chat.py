@@ -427,7 +427,8 @@ def parse_item(self:OpenAIChatAdapter, d):
 from ..msgs import History, Msg, Block, Blocks
 from operator import ior as _ior
 from itertools import repeat
-from ..plain import id_ok, name_ok, plain_args, new_msg, shipped, as_plain, DICT_VIEWS, text_dicts
+from ..plain import id_ok, name_ok, plain_args, new_msg, as_plain, DICT_VIEWS, text_dicts
+from ..registry import shipped
 _new = dict.__new__
 
 @patch

@@ -13,7 +13,7 @@ from ...sniff import text_mts, is_data_uri, url_type
 from ...parts import *
 from ...shapes import *
 from ...losses import lose
-from ...registry import apis, get_api
+from ...registry import apis, get_api, shipped
 from ...codec import unb64
 from ...mediapart import with_fields, media, media_url, provider_file, uri_media
 from ...readers.compat import ChatCompat
@@ -376,3 +376,8 @@ def parse_block(self:Dialect, d):
     if t=='file' and 'file_id' in d: return provider_file(d['file_id'], 'application/pdf', api='mistral')
     if t=='image_url' and isinstance(d[t], str): return OpenAIChatAdapter.parse_block(self, {**d, t:dict(url=d[t])})
     return OpenAIChatAdapter.parse_block(self, d)
+
+# %% ../../../nbs/26_dialects.ipynb #19535ac3
+Dialect.rules_as_shipped = shipped(Dialect, *OpenAIChatAdapter.rules_as_shipped.names, 'fix_msgs', 'fix_call',
+                                   'add_reasoning', 'prefill', 'str_roles', 'think', 'think_calls', 'user_after_tool',
+                                   'alternate', 'call_keys')
