@@ -387,7 +387,7 @@ def plain_item(self:OpenAIChatAdapter, d):
     if r=='tool': return type(d.get('tool_call_id')) is str and type(d.get('content')) is str
     if r!='assistant' or (c := d.get('content', 0)) is not None and type(c) is not str: return False
     cs = d.get('tool_calls')
-    return type(cs) is list and bool(cs) and all(_plain_call(o) for o in cs)
+    return type(cs) is list and bool(cs) and all(map(_plain_call, cs))
 
 @patch
 def fix_item(self:OpenAIChatAdapter, d):
@@ -483,22 +483,6 @@ def _own_call(k):
     dict.__setitem__(b, 'function', Block(k['function']))
     return b
 
-def _calls_new(cs, ids, todo, idok, nok)->bool:
-    "Are plain Chat calls `cs` new (ids not in `ids`), ids and names as the repairs leave them, arguments an object?"
-    # (an id or name a repair changes, arguments `tool_args` refuses or that hold nothing: the general path. Each id
-    # taken is noted in `ids`, and in `todo` for the results to answer in order)
-    for k in cs:
-        f,n = k['function'],k['id']
-        if n in ids or not idok(n) or not nok(f['name']) or not plain_args(f['arguments']): return False
-        ids.add(n); todo.append(n)
-    return True
-
-def _own_calls(o, c, cs)->Msg:
-    "Chat assistant message `o` (its text `c`, its plain calls `cs`) copied: `content` first, as `fix_item` puts it"
-    m = new_msg({'content':c, **o})
-    dict.__setitem__(m, 'tool_calls', Blocks([_own_call(k) for k in cs]))
-    return m
-
 _cnone = {'content':None}
 
 def _chat_texts(h)->int|None:
@@ -555,14 +539,22 @@ def own_history(self:OpenAIChatAdapter, h):
                 app(new_msg({'role':r, 'content':_own_content(c)} if next(iter(o))=='role' else
                             {'content':_own_content(c), 'role':r})); continue
             return None
-        if not self.plain_item(o): return None
-        if r=='tool':
-            if not todo or o['tool_call_id']!=todo.pop(0) or not o['content']: return None
-            app(_ior(_new(Msg), o)); continue
-        c,cs = o['content'],o['tool_calls']
-        if todo or c is not None and (not c or c.isspace()): return None
-        if not _calls_new(cs, ids, todo, idok, nok): return None
-        app(_own_calls(o, c, cs))
+        # (`plain_item`'s checks inline, and each call's read, checked and copied at once)
+        if len(o)!=3: return None
+        if r=='tool':  # (a result of text, answering the next open call)
+            if (type(i := o.get('tool_call_id')) is not str or type(c := o.get('content')) is not str or not c
+                    or not todo or i!=todo[0]): return None
+            del todo[0]; app(_ior(_new(Msg), o)); continue
+        c,cs = o.get('content', 0),o.get('tool_calls')
+        if (r!='assistant' or todo or c is not None and (type(c) is not str or not c or c.isspace())
+                or type(cs) is not list or not cs): return None
+        bl = Blocks()
+        for k in cs:  # (an id or name a repair changes, arguments `tool_args` refuses or that hold nothing: not)
+            if (x := _plain_call(k)) is None: return None
+            i,nm,a = x
+            if i in ids or not idok(i) or not nok(nm) or not plain_args(a): return None
+            ids.add(i); todo.append(i); bl.append(_own_call(k))
+        m = new_msg({'content':c, **o}); dict.__setitem__(m, 'tool_calls', bl); app(m)  # (`content` first: `fix_item`)
     return None if todo else History(out)
 
 # the rules as they ship, which own_history's checks stand for: patched, the general path applies the new ones
