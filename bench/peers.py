@@ -13,7 +13,9 @@ a row's ratio is the median over rounds of msgkit ÷ the fastest peer doing the 
 Each library gets its own native input, built before timing (LangChain messages, pydantic-ai `ModelMessage`s, Chat dicts
 for litellm). msgkit remembers base64 text and media types of large payloads by the object ("the memo"): where that
 applies a row shows msgkit with the memo warm (the same objects every call) and cold (fresh objects every call, made
-outside the timing). A peer that can't do a row's work is named in the row with the reason; a peer that does related but
+outside the timing). A history loaded from JSON holds new strings, yet a data URI's reading is met again by its ends
+(same length and text at both ends) when the string lands where the last one was, as it does turn after turn: the
+data-URI rows also show msgkit's first sight aside, its memos emptied before each call. A peer that can't do a row's work is named in the row with the reason; a peer that does related but
 not the same work is shown aside and left out of the ratio. A ratio above 1 is marked TRAILS.
 
 litellm is timed as `litellm.completion` treats a call's messages for every provider (litellm/main.py, "validate
@@ -48,6 +50,14 @@ LIT_REST = "litellm (its HTTP body's form: base64 text, not the SDK's bytes)"
 MSGS = 'msgkit, from the `Msg`s it gave (sent back as a chat loop keeps them, not as JSON)'  # shown aside
 ALONE = ", converter alone (no validate_and_fix_openai_messages)"  # shown aside: part of what `completion` does
 STDLIB = 'msgkit cold, without its `fast` extra (base64 by the standard library)'  # shown, not the row's figure
+FIRST = 'msgkit, first sight (cold, its memos of payloads emptied too: each data URI read afresh)'  # shown aside
+
+def forget():
+    "Empty msgkit's memos of payloads (data URIs' readings, base64 both ways): as a process meets them the first time"
+    # (memo cold loads the history from JSON: each URI a new string, met again by its ends when at the same address)
+    from msgkit import mediapart, codec
+    mediapart._ends.clear()
+    with codec._lock: codec._memo.clear(); codec._memo_n[0] = 0; codec._dec.clear(); codec._new[0] = 0
 
 def stdlib_b64(f):
     "`f(x)` with msgkit's `fast` extra (pybase64) turned off: what msgkit does where it is not installed"
@@ -662,11 +672,12 @@ def build_cases(q, only=None):
             fns = {'msgkit': (lambda api=api: msgkit.mk_msgs(dcd, api)),
                    'msgkit cold': (lambda: json.loads(u_js), lambda x, api=api: msgkit.mk_msgs(x, api)),
                    **peers_for(api, lc, lit, pai), **colds(api)}
+            fns[FIRST] = (lambda: (forget(), json.loads(u_js))[1], lambda x, api=api: msgkit.mk_msgs(x, api))
             if api in ('gemini', 'bedrock'): fns[STDLIB] = (lambda: json.loads(u_js), stdlib_b64(lambda x, api=api: msgkit.mk_msgs(x, api)))
             cant = cant_for(['pydantic-ai', lc_name(api), 'litellm'])
             if 'pydantic-ai' in fns and api in ('anthropic', 'gemini', 'bedrock'):
                 fns['pydantic-ai (BinaryContent.from_data_uri in the call)'] = fns.pop('pydantic-ai')
-            aside = ()
+            aside = (FIRST,)
             if api in ('gemini', 'bedrock') and 'litellm' in fns:  # its output is the HTTP body's, not the SDK's
                 fns[LIT_REST] = fns.pop('litellm'); aside = (LIT_REST,)
                 if 'litellm' + COLD in fns: fns[LIT_REST + COLD] = fns.pop('litellm' + COLD); aside += (LIT_REST + COLD,)
