@@ -8,7 +8,7 @@ __all__ = ['register', 'unregister', 'discover', 'apis', 'get_api', 'registered'
            'neutral_role', 'file_api']
 
 # %% ../nbs/07_registry.ipynb #885bb902
-import importlib, pkgutil
+import importlib, pkgutil, os, sys
 from operator import attrgetter
 from types import FunctionType
 from .errors import *
@@ -90,9 +90,14 @@ def all_shipped()->bool:
 
 # %% ../nbs/07_registry.ipynb #b9419b30
 def _ours_fn(v)->bool:
-    "Is rule `v` a value, or a function of one of msgkit's modules (not one patched in from outside)?"
+    "Is rule `v` a value, or a function whose code is in msgkit's own files (not one patched in from outside)?"
+    # (by its code's file: `functools.wraps` copies a module's name onto a wrapper, never its code. A callable that is
+    # no function, an object with `__call__` say, is none msgkit ships as a rule)
     f = getattr(v, '__func__', v)  # (a method bound to its class: its function)
-    return type(f) is not FunctionType or f.__module__.startswith(_root + '.')
+    if type(f) is not FunctionType: return not callable(v)
+    return f.__code__.co_filename.startswith(os.path.dirname(sys.modules[_root].__file__) + os.sep)
+
+def _tup(v, ns)->tuple: return v if len(ns)>1 else (v,)  # (what `attrgetter` of names `ns` gave, as a tuple)
 
 def shipped(cls, *names):
     "A function of an adapter telling whether `cls`'s members `names` are still those they are now, and its own"
@@ -106,8 +111,14 @@ def shipped(cls, *names):
     # (patched since: not)
     # Its bases' too (`Adapter`'s, a dialect's base): a rule that calls the base's own (`Adapter.tidy(self, ...)`, as
     # Gemini's does) changes when that is patched
-    bases = [(b, g, g(b)) for b in cls.__mro__[1:] if b is not object
+    bases = [(b, g, g(b), bn) for b in cls.__mro__[1:] if b is not object
              and (bn := [n for n in names if hasattr(b, n)]) and (g := attrgetter(*bn))]
+    # (a class of msgkit's modules: its rules, and its bases', msgkit's own now, or one was patched in before this
+    # module was imported, which it can't stand for: never a yes, the general path's)
+    if cls.__module__.startswith(_root + '.') and not all(map(_ours_fn, [*_tup(now, names),
+                                                                    *(x for _,_,v,bn in bases for x in _tup(v, bn))])):
+        now = object()
+    bases = [(b, g, v) for b,g,v,_ in bases]
     shots = {}
     def ok(ad):
         if get(cls)!=now or not ns.isdisjoint(ad.__dict__): return False
@@ -119,7 +130,7 @@ def shipped(cls, *names):
             # (first asked: noted if each rule is msgkit's own, not one patched in before, which it would vouch for;
             # else not noted, and the rules as they ship, put back, are noted when next asked)
             s = get(t)
-            if not all(map(_ours_fn, s if len(names)>1 else (s,))): return False
+            if not all(map(_ours_fn, _tup(s, names))): return False
             shots[t] = s
         return get(t)==s
     ok.cls,ok.names = cls,names  # (the class it is a snapshot of, `vouches`; the names, a subclass's to add to)

@@ -1,5 +1,5 @@
-"""`registry.shipped` (moved from `plain` in session 16): a dialect's short ways stand for `Dialect`'s own rules (Chat's,
-and those `tidy` applies over a whole history: `fix_msgs`, `fix_call`, the fields they read), and a dialect's class is
+"""`registry.shipped` (moved from `plain` in session 16): a dialect's short ways stand for `Dialect`'s own rules
+(Chat's, and those `tidy` applies over a whole history: `fix_msgs`, `fix_call`, the fields they read), and a dialect's class is
 noted when first asked only if each of its rules is msgkit's own making. Each test compares the short way's output with
 the general path's (`test_review_s12.general`: every short way off), never with a dict msgkit built."""
 import pytest
