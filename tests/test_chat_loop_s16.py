@@ -89,3 +89,39 @@ def test_no_partial_state_after_a_refusal():
     assert ad.own_history(copy.deepcopy(NEAR['second call bad args'])) is None
     r = ad.own_history(copy.deepcopy(LOOP))
     assert r is not None and len(r) == 4
+
+# the model's `Msg` with calls sent back is read as it is (its `Blocks` of `Block`s, `_plain_call(k, OBJS)`), not copied
+# to plain dicts first: what a user may have done to it since, each against the general path
+def _edits():
+    from msgkit.msgs import Block, Blocks
+    def e(f):
+        r = msgkit.mk_msgs(copy.deepcopy(NEAR['parallel calls']), 'openai_chat')
+        f(r[1]); return list(r)
+    yield 'as given', e(lambda m: None)
+    yield 'a plain dict call added', e(lambda m: m['tool_calls'].append(call('call_3')))
+    yield 'a call as a plain dict', e(lambda m: m['tool_calls'].__setitem__(0, dict(m['tool_calls'][0])))
+    yield 'its function a plain dict', e(lambda m: dict.__setitem__(m['tool_calls'][0], 'function',
+                                                                     dict(m['tool_calls'][0]['function'])))
+    yield 'calls a plain list', e(lambda m: dict.__setitem__(m, 'tool_calls', list(m['tool_calls'])))
+    yield 'calls a tuple', e(lambda m: dict.__setitem__(m, 'tool_calls', tuple(m['tool_calls'])))
+    yield 'calls empty Blocks', e(lambda m: dict.__setitem__(m, 'tool_calls', Blocks()))
+    yield 'a Block key added', e(lambda m: dict.__setitem__(m['tool_calls'][0], 'index', 0))
+    yield 'arguments a Block', e(lambda m: dict.__setitem__(m['tool_calls'][0]['function'], 'arguments', Block(a=1)))
+    yield 'id None', e(lambda m: dict.__setitem__(m['tool_calls'][0], 'id', None))
+    yield 'a call a Msg', e(lambda m: m['tool_calls'].__setitem__(0, msgkit.msgs.Msg(m['tool_calls'][0])))
+    yield 'type ANY', e(lambda m: dict.__setitem__(m['tool_calls'][1], 'type', mock.ANY))
+
+EDITS = dict(_edits())
+
+@pytest.mark.parametrize('k', list(EDITS))
+def test_msg_calls_edited_then_sent_back(k):
+    same(EDITS[k], 'openai_chat', deep=False)
+
+def test_msg_calls_read_as_they_are_take_the_short_way():
+    "The `Msg`s as given take the short way, and what it gives shares nothing with them and passes the oracle"
+    h = EDITS['as given']
+    r = get_api('openai_chat').own_history(h)
+    assert r is not None
+    assert r[1]['tool_calls'] is not h[1]['tool_calls'] and r[1]['tool_calls'][0] is not h[1]['tool_calls'][0]
+    assert r[1]['tool_calls'][0]['function'] is not h[1]['tool_calls'][0]['function']
+    oracle.check('openai_chat', msgkit.mk_msgs(h, 'openai_chat'))

@@ -356,13 +356,16 @@ def owns_item(self:OpenAIChatAdapter, d):
     return ((d.get('role')=='tool' and ('tool_call_id' in d or 'content' in d))  # Ollama's has no id
             or (d.get('role')=='assistant' and bool({'tool_calls','function_call','refusal','audio'} & set(d))))
 
-def _plain_call(o)->tuple|None:
+_dget,_DICT = dict.get,frozenset({dict})
+
+def _plain_call(o, objs=_DICT)->tuple|None:
     "`(id, name, arguments)` of `o` if a call in Chat's plainest form (`{'id', 'type', 'function'}`), else `None`"
-    # (its `type` a `str`: one equal to every string, `mock.ANY`, the general path's to write)
-    ok = type(o) is dict and len(o)==3 and type(t := o.get('type')) is str and t=='function'
-    f = o.get('function') if ok else None
-    if (type(f) is dict and len(f)==2 and type(i := o.get('id')) is str and i!='' and type(nm := f.get('name')) is str
-            and type(a := f.get('arguments')) is str): return i,nm,a
+    # (its `type` a `str`: one equal to every string, `mock.ANY`, the general path's to write. `objs`: the types a call
+    # and its function may be, a `Msg`'s `Block`s too; asked with the dict's own `get`, past `AttrDict`'s `__getattr__`)
+    ok = type(o) in objs and len(o)==3 and type(t := _dget(o, 'type')) is str and t=='function'
+    f = _dget(o, 'function') if ok else None
+    if (type(f) in objs and len(f)==2 and type(i := _dget(o, 'id')) is str and i!=''
+            and type(nm := _dget(f, 'name')) is str and type(a := _dget(f, 'arguments')) is str): return i,nm,a
 
 def _plain_block(o)->bool:
     "Is `o` a Chat text block `{'type': 'text', 'text'}` or image `{'type': 'image_url', 'image_url': {'url'}}`, text?"
@@ -427,7 +430,7 @@ def parse_item(self:OpenAIChatAdapter, d):
 from ..msgs import History, Msg, Block, Blocks
 from operator import ior as _ior
 from itertools import repeat
-from ..plain import id_ok, name_ok, plain_args, new_msg, as_plain, DICT_VIEWS, text_dicts
+from ..plain import id_ok, name_ok, plain_args, new_msg, as_plain, DICT_VIEWS, OBJS, text_dicts
 from ..registry import shipped
 _new = dict.__new__
 
@@ -468,15 +471,6 @@ def _own_content(c)->Blocks:
         out.append(b)
     return out
 
-def _plain_calls(o)->dict:
-    "A model's `Msg` with calls, as `mk_msgs` gave it (its calls `Block`s), as the plain dicts it holds: `as_plain`'s"
-    # (each copied in C, where `as_plain` asks every value: what else nests stays as it is, which no check below takes)
-    ks = []
-    for k in dict.get(o, 'tool_calls'):
-        if type(k) is not Block or type(f := dict.get(k, 'function')) is not Block: return as_plain(o)
-        k = {**k}; k['function'] = {**f}; ks.append(k)
-    return {**o, 'tool_calls':ks}
-
 def _own_call(k):
     "Plain Chat call `k` copied (`Block`s), its keys in their order"
     b = Block(k)
@@ -513,17 +507,19 @@ def own_history(self:OpenAIChatAdapter, h):
     if type(self) is not OpenAIChatAdapter or type(h) is not list and type(h) is not History or not h: return None
     if not _as_shipped(self): return None  # (a rule patched)
     if (tx := _text_chat(h)) is not None: return History(tx)
-    ids,todo,prev,idok,nok,out = set(),[],None,id_ok(self),name_ok(self),[]
+    ids,todo,prev,idok,nok,out,own = set(),[],None,id_ok(self),name_ok(self),[],None
     app = out.append
     for o in h:
         if type(o) is not dict:
             if type(o) not in DICT_VIEWS: return None
-            # (what `mk_msgs` gave, sent back: read as the plain dicts it holds, whose keys cost less to ask for than
-            # a `Msg`'s. One of text alone, a user's, a model's or a tool's result, copied in C, its values strings;
-            # a model's calls, `_plain_calls`. Its role a `str` before it is compared, as below)
-            g = dict.get
-            txt = type(g(o, 'content')) is str and (len(o)==2 or type(r := g(o, 'role')) is str and r=='tool')
-            o = {**o} if txt else _plain_calls(o) if len(o)==3 and type(g(o, 'tool_calls')) is Blocks else as_plain(o)
+            # (what `mk_msgs` gave, sent back: read as the plain dict it is, whose keys cost less to ask for than a
+            # `Msg`'s. One of text alone, a user's, a model's or a tool's result, copied in C, its values strings; a
+            # model's calls too, its `Blocks` of `Block`s read as they are below (`own`). Its role a `str` before it
+            # is compared, as below)
+            if type(_dget(o, 'content')) is str and (len(o)==2 or type(r := _dget(o, 'role')) is str and r=='tool'):
+                o = {**o}
+            elif len(o)==3 and type(_dget(o, 'tool_calls')) is Blocks: o = own = {**o}
+            else: o = as_plain(o)
         # (a role not a `str`, one equal to every string say, `mock.ANY`: the general path's)
         if type(r := o.get('role')) is not str or r==prev and r!='tool': return None  # (two of a role: `tidy` joins)
         prev = r
@@ -547,10 +543,10 @@ def own_history(self:OpenAIChatAdapter, h):
             del todo[0]; app(_ior(_new(Msg), o)); continue
         c,cs = o.get('content', 0),o.get('tool_calls')
         if (r!='assistant' or todo or c is not None and (type(c) is not str or not c or c.isspace())
-                or type(cs) is not list or not cs): return None
-        bl = Blocks()
+                or type(cs) is not list and (own is not o or type(cs) is not Blocks) or not cs): return None
+        bl,objs = Blocks(),OBJS if own is o else _DICT
         for k in cs:  # (an id or name a repair changes, arguments `tool_args` refuses or that hold nothing: not)
-            if (x := _plain_call(k)) is None: return None
+            if (x := _plain_call(k, objs)) is None: return None
             i,nm,a = x
             if i in ids or not idok(i) or not nok(nm) or not plain_args(a): return None
             ids.add(i); todo.append(i); bl.append(_own_call(k))
