@@ -42,18 +42,20 @@ def _checked(k, make):
         f = _ok[k] = make()
     return f
 
+class _Memo(dict):
+    "The answers of check `ok` by text: each made by `__missing__` once, then found in C"
+    def __init__(self, ok): self.ok = ok
+    def __missing__(self, s):
+        try: r = bool(self.ok(s))
+        except Exception: r = False
+        if len(s)<=OK_MAX:
+            if len(self)>=OK_MEMO: self.clear()
+            self[s] = r
+        return r
+
 def _memo(ok):
     "`ok`, remembered for short texts; `False` where it raises (a rule of an odd value: the general path says so)"
-    memo = {}
-    def f(s):
-        if (r := memo.get(s)) is None:
-            try: r = bool(ok(s))
-            except Exception: r = False
-            if len(s)<=OK_MAX:
-                if len(memo)>=OK_MEMO: memo.clear()
-                memo[s] = r
-        return r
-    return f
+    return _Memo(ok).__getitem__  # (a call in C for a text met before: a tool loop's ids and names, every turn)
 
 def id_ok(ad):
     "A function telling whether a tool-call id is one `ad` takes as it is (`fit_id` would leave it)"
