@@ -95,7 +95,8 @@ def _ours_fn(v)->bool:
     # no function, an object with `__call__` say, is none msgkit ships as a rule)
     f = getattr(v, '__func__', v)  # (a method bound to its class: its function)
     if type(f) is not FunctionType: return not callable(v)
-    return f.__code__.co_filename.startswith(os.path.dirname(sys.modules[_root].__file__) + os.sep)
+    here = getattr(sys.modules.get(_root), '__file__', None)  # (none where msgkit is frozen: then any function's)
+    return not here or f.__code__.co_filename.startswith(os.path.dirname(here) + os.sep)
 
 def _tup(v, ns)->tuple: return v if len(ns)>1 else (v,)  # (what `attrgetter` of names `ns` gave, as a tuple)
 
