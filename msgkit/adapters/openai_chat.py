@@ -607,8 +607,6 @@ def plain_turn(self:OpenAIChatAdapter, d):
 # %% ../../nbs/22_openai_chat.ipynb #a3a96237
 from ..plain import READERS, LANES, shipped_readers
 
-_get = dict.get
-
 _dicts,_lget = {dict},list.__getitem__
 
 def chat_lane(
@@ -633,10 +631,10 @@ def chat_lane(
     ids,todo,user,idok,nok,out,rs = set(),[],True,id_ok(ad),name_ok(ad),[],None
     app = out.append
     for o in h:
-        if type(o) is not dict or type(r := _get(o, 'role')) is not str: return None
+        if type(o) is not dict or type(r := _dget(o, 'role')) is not str: return None
         if (n := len(o))==2:  # text (most messages)
             if rs is not None: out[-1] = results(rs); rs = None
-            c = _get(o, 'content')
+            c = _dget(o, 'content')
             if type(c) is not str or not c or c.isspace() or todo: return None
             if user:
                 if r!='user': return None
@@ -645,14 +643,14 @@ def chat_lane(
             else: app(ma(c))
         elif n!=3: return None
         elif r=='tool':  # the next open call's result, with those before it in one message
-            i,c = _get(o, 'tool_call_id'),_get(o, 'content')
+            i,c = _dget(o, 'tool_call_id'),_dget(o, 'content')
             if type(i) is not str or type(c) is not str or not c.strip() or not todo or todo[0][0]!=i: return None
             if rs is None: rs = []; app(None)
             rs.append((i, todo.pop(0)[1], c)); user = False
             continue
         elif r=='assistant' and not user and not todo:  # the model's calls, its text (or `None`) first
             if rs is not None: out[-1] = results(rs); rs = None
-            c,cs = _get(o, 'content', 0),_get(o, 'tool_calls')
+            c,cs = _dget(o, 'content', 0),_dget(o, 'tool_calls')
             if c is not None and (type(c) is not str or not c.strip()) or type(cs) is not list or not cs: return None
             xs = []
             for k in cs:
