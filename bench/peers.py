@@ -15,8 +15,9 @@ for litellm). msgkit remembers base64 text and media types of large payloads by 
 applies a row shows msgkit with the memo warm (the same objects every call) and cold (fresh objects every call, made
 outside the timing). A history loaded from JSON holds new strings, yet a data URI's reading is met again by its ends
 (same length and text at both ends) when the string lands where the last one was, as it does turn after turn: the
-data-URI rows also show msgkit's first sight aside, its memos emptied before each call. A peer that can't do a row's work is named in the row with the reason; a peer that does related but
-not the same work is shown aside and left out of the ratio. A ratio above 1 is marked TRAILS.
+data-URI rows also show msgkit's first sight aside, its memos emptied before each call. A peer that can't do a row's
+work is named in the row with the reason; a peer that does related but not the same work is shown aside and left out
+of the ratio. A ratio above 1 is marked TRAILS.
 
 litellm is timed as `litellm.completion` treats a call's messages for every provider (litellm/main.py, "validate
 messages"): `validate_and_fix_openai_messages` (each message copied, its None fields dropped, tool calls copied, users'
