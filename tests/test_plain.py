@@ -18,6 +18,7 @@ from peers import tool_chat, image_history, image_chat, text_history, chat_dicts
 from test_perf22_own import cases, rand_hist
 from test_perf22_loop import call, asst, tool, Q, A
 from test_perf22_text import types
+from shortways import short_ways_off
 
 LANE = ('openai', 'anthropic', 'gemini', 'bedrock')  # the APIs whose adapter renders plain turns at once
 
@@ -29,7 +30,9 @@ def _out(h, api):
         except Exception as e: return ('error', type(e), str(e))
     return [json.dumps(m, default=repr) for m in r], types(list(r)), type(r).__name__, [(w.category, str(w.message)) for w in ws]
 
-def _general(m): m.setattr(core, 'plain_turns', lambda h, ad: None); m.setattr(core, 'lane_history', lambda h, ad: None)
+def _general(m):
+    "The general path: every short way off (`shortways`: by their one door, so one added later is off too)"
+    short_ways_off(m)
 
 def _taken(h, api):
     "Did the lane render `h` for `api` (or refuse it with an error of its own: the same as the general path's)?"

@@ -7,18 +7,15 @@ order, `mk_request` with its options and models, threads, patched rules, aliasin
 Each comparison is fast (as shipped) against slow (every short way patched out: `plain_turns`, `own_history`, `_texts`,
 `request.plain_history`). The review found four differences, written as strict xfails and fixed in the same session
 (their marks gone, their reasons kept as comments above each test). Counts and compares, never times."""
-import contextlib, copy, json, os, random, sys, threading, warnings
+import copy, json, os, random, sys, threading, warnings
 from concurrent.futures import ThreadPoolExecutor
 from collections import OrderedDict
 import pytest
 from fastcore.basics import AttrDict
 import msgkit
-from msgkit import core, request, plain
+from msgkit import core
 from msgkit.msgs import Msg, Block, Blocks, History
 from msgkit.registry import get_api
-from msgkit.adapters.openai_chat import OpenAIChatAdapter
-from msgkit.adapters.gemini import GeminiAdapter
-from msgkit.adapters.bedrock import BedrockAdapter
 from msgkit.adapters.anthropic import AnthropicAdapter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,17 +23,14 @@ sys.path[:0] = [HERE, os.path.join(HERE, '..', 'bench')]
 import oracle
 from peers import tool_chat, image_history, image_chat, big_png
 from test_perf22_text import types
+from shortways import short_ways_off
 
 APIS = ('openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock')
 
 # ---------------------------------------------------------------- harness
 def _general(m):
-    "Every short way patched out: what is left is the general path (read_history + render)"
-    m.setattr(core, 'plain_turns', lambda h, ad: None)
-    for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
-    m.setattr(core, '_texts', lambda msgs, ad: None)
-    m.setattr(core, 'lane_history', lambda h, ad: None)
-    m.setattr(request, 'plain_history', lambda h, ad: None)
+    "Every short way off: what is left is the general path (`shortways`: by their one door, one added later off too)"
+    short_ways_off(m)
 
 def _containers(x):
     if isinstance(x, (dict, list)):

@@ -46,6 +46,7 @@ import oracle
 from peers import tool_chat, big_png
 from test_perf22_loop import call, asst, tool, Q, A
 from test_perf22_text import types
+from shortways import short_ways_off
 
 LANE = ('openai', 'anthropic', 'gemini', 'bedrock')
 ALL = LANE + ('openai_chat',)
@@ -71,10 +72,7 @@ class general:
     "Every short way off (`plain_turns`, `_texts`, `own_history`): the reference"
     def __enter__(self):
         self.m = pytest.MonkeyPatch()
-        self.m.setattr(core, 'plain_turns', lambda h, ad: None)
-        self.m.setattr(core, '_texts', lambda msgs, ad: None)
-        self.m.setattr(core, 'lane_history', lambda h, ad: None)
-        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): self.m.setattr(c, 'own_history', lambda self, h: None)
+        short_ways_off(self.m)  # (`shortways`: by their one door, so one added later is off too)
     def __exit__(self, *a): self.m.undo()
 
 def gen(h, api, **kw):

@@ -22,18 +22,17 @@ import copy, inspect, json, os, subprocess, sys, textwrap, warnings
 from unittest import mock
 import pytest
 import msgkit
-from msgkit import core, plain
-from msgkit.registry import get_api, register, unregister, apis
+from msgkit import plain
+from msgkit.registry import get_api, register, unregister
 from msgkit.adapters.base import Adapter
-from msgkit.adapters.openai_chat import OpenAIChatAdapter
 from msgkit.adapters.gemini import GeminiAdapter
-from msgkit.adapters.bedrock import BedrockAdapter
 from msgkit.adapters.anthropic import AnthropicAdapter
 from msgkit.adapters.dialects.base import Dialect
 from msgkit.adapters.dialects.mistral import MistralAdapter
 from msgkit.plain import as_plain
 from test_review_s12 import out, general, same, warm, u, a, S, Eq, NoCompare, LossyS12, CountS12, _mods
 from test_perf22_loop import Q, A, asst, call, tool, loops
+from shortways import short_ways_off
 
 APIS = ('openai', 'openai_chat', 'anthropic', 'gemini', 'bedrock')
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(msgkit.__file__)))
@@ -260,10 +259,7 @@ def test_key_types_of_a_kept_dict(api):
     h = [{'role': 'user', S('content'): 'Hi'}, {S('role'): 'assistant', 'content': 'Yo'}]
     f = msgkit.mk_msgs(copy.deepcopy(h), api)
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(core, 'plain_turns', lambda h, ad: None)
-        m.setattr(core, '_texts', lambda msgs, ad: None)
-        m.setattr(core, 'lane_history', lambda h, ad: None)
-        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
+        short_ways_off(m)
         g = msgkit.mk_msgs(copy.deepcopy(h), api)
     assert [[type(k) for k in o] for o in f] == [[type(k) for k in o] for o in g]
 

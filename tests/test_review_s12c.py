@@ -25,6 +25,7 @@ from msgkit.adapters.anthropic import AnthropicAdapter
 from msgkit.adapters.gemini import GeminiAdapter
 from msgkit.adapters.bedrock import BedrockAdapter
 from test_texts_s12 import out, general
+from shortways import short_ways_off
 
 TARGETS = ('openai', 'anthropic', 'gemini', 'bedrock')
 APIS = TARGETS + ('openai_chat', 'mistral')
@@ -299,8 +300,5 @@ def test_requests_the_same(api):
         for kw in ({}, dict(system='Be'), dict(system=sysb), dict(ttl='1h')):
             f = req(h, **kw)
             with pytest.MonkeyPatch.context() as m:
-                m.setattr(core, 'plain_turns', lambda h, ad: None)
-                m.setattr(core, '_texts', lambda msgs, ad: None)
-                m.setattr(core, 'lane_history', lambda h, ad: None)
-                for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
+                short_ways_off(m)
                 assert f == req(h, **kw), (h, kw)

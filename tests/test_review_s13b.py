@@ -30,7 +30,7 @@ from msgkit.adapters.bedrock import BedrockAdapter
 from msgkit.adapters.anthropic import AnthropicAdapter
 from msgkit.adapters.openai import OpenAIAdapter
 import oracle
-from shortways import types
+from shortways import types, short_ways_off
 
 lane_history = getattr(plain, 'lane_history', None)  # (absent at 7e05443^)
 APIS = ('gemini', 'bedrock')
@@ -49,10 +49,7 @@ def out(h, api, f=None):
 def general(h, api, f=None):
     "What the general path gives: every short way off (as test_own_s13's `general`)"
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(core, 'plain_turns', lambda h, ad: None)
-        m.setattr(core, '_texts', lambda msgs, ad: None)
-        m.setattr(core, 'lane_history', lambda h, ad: None, raising=False)
-        for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
+        short_ways_off(m)  # (tests/shortways.py: by their one door, `plain_history`)
         return out(h, api, f)
 
 def older(h, api, f=None):

@@ -14,9 +14,6 @@ import msgkit
 from msgkit import plain
 from msgkit.registry import apis, get_api
 from msgkit.errors import MAX_DEPTH, InputError
-from msgkit.adapters.openai_chat import OpenAIChatAdapter
-from msgkit.adapters.gemini import GeminiAdapter
-from msgkit.adapters.bedrock import BedrockAdapter
 from msgkit.adapters import openai as oa
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,6 +22,7 @@ sys.path[:0] = [HERE, os.path.join(HERE, '..', 'bench')]
 import oracle
 from peers import big_png, tool_chat, image_chat, image_history
 from test_perf22_text import types
+from shortways import short_ways_off
 
 core = importlib.import_module('msgkit.core')
 LANE = ('openai', 'anthropic', 'gemini', 'bedrock')
@@ -49,10 +47,8 @@ def _outcome(f):
             [(w.category.__name__, str(w.message)) for w in ws])
 
 def _general(m):
-    "The general path alone: no plain lane, no Chat copy"
-    m.setattr(core, 'plain_turns', lambda h, ad: None)
-    m.setattr(core, 'lane_history', lambda h, ad: None)
-    for c in (OpenAIChatAdapter, GeminiAdapter, BedrockAdapter): m.setattr(c, 'own_history', lambda self, h: None)
+    "The general path alone: every short way off (`shortways`: by their one door, so one added later is off too)"
+    short_ways_off(m)
 
 def _taken(h, api):
     ad = get_api(api)
