@@ -311,6 +311,11 @@ docs = {
     'Parameters:\n'
     '    api: The API named in the errors\n'
     "    kw: A request's other keyword arguments",
+'msgkit.adapters.openai.own_id':
+    "Is item `d`'s id, if it has one, of the API's own making: its type's prefix, letters, digits, `_` and `-` alone?\n"
+    '\n'
+    'Parameters:\n'
+    '    d: (not documented)',
 'msgkit.adapters.openai.tile_tokens':
     "OpenAI's tile count: fit in 2048 x 2048 (never enlarged), short side to 768, `tile` a 512-pixel tile on `base`\n"
     '\n'
@@ -1973,6 +1978,12 @@ docs = {
     '    ad: (not documented)',
 'msgkit.readers.ant_ai.AntAI':
     "ant_ai's `Message`, `ToolCallMessage` and `ToolCallResultMessage` (as dicts or their `model_dump()`)",
+'msgkit.readers.compat.call_sig':
+    'Tool call part `p` with the Gemini thought signature its Chat call `o` carries (`extra_content`), if any\n'
+    '\n'
+    'Parameters:\n'
+    '    p: (not documented)\n'
+    '    o: (not documented)',
 'msgkit.readers.compat.ChatCompat':
     'Chat Completions messages with the fields OpenAI-compatible servers and frameworks add',
 'msgkit.readers.langchain.LangChain':

@@ -157,10 +157,11 @@ def _item_turns(d, src, own=False):
     role,parts = parse_with(src, d, 'item')
     name = (d.get('name') if src.msg_names and isinstance(d.get('name'), str)
             and d.get('role') not in ('tool','function') else None)
-    # a message with no content says nothing, and Chat refuses it (`content: []`: minItems 1); but an empty system
-    # message exactly in the target's (`own`) form, as litellm's tests hold one mid-history, goes back as it came
-    # (#17 item 10: a same-API replay is byte-identical); where the system prompt stands apart `lift_system` drops it
-    keep = parts or own and neutral_role(role) in ('system','developer')
+    # a message with no content says nothing, and Chat refuses it (`content: []`: minItems 1); but an empty one its own
+    # API takes, exactly in the target's (`own`) form, goes back as it came (#17 item 10: a same-API replay is
+    # byte-identical): a system message, as litellm's tests hold one mid-history (where the system prompt stands apart
+    # `lift_system` drops it), and what `keeps_empty` says (Chat's assistant message of `''`)
+    keep = parts or own and src.keeps_empty(d, neutral_role(role))
     return [turn(neutral_role(role), parts, native=d, **({'name':name} if name else {}))] if keep else []
 
 def _readers_of(d)->list:

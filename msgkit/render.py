@@ -46,7 +46,8 @@ def render_part(p, ad, role='user', kw=None, fetch=None,
     if ty in ('thinking','opaque'):
         if p.get('api')==ad.name and 'raw' in p: return copy.deepcopy(p.raw)
         b = ad.reasoning(p, **(kw or {})) if ty=='thinking' else None
-        if b is None: lose(what(p), _unsent(p, ad))
+        # (a signature entry whose call carries it, to an API that takes it there: not lost. `_gemini_sigs`)
+        if b is None and not (p.get('on_call') and ad.call_sigs): lose(what(p), _unsent(p, ad))
         return b
     if ty!='text':  # (a text part is taken by every API as it is: nothing to check, fetch or leave out)
         p = chk_calls(p, role)

@@ -311,13 +311,14 @@ def _in_result(o, ad, where):
     "Block `o` of a tool result as `ad` can take it: another API's block as text naming its tool, or `None` (reported)"
     if o.type not in ('opaque','thinking') or 'raw' not in o or o.get('api')==ad.name: return o
     raw = o.raw if isinstance(o.raw, dict) else {}
-    w = f"a {raw.get('type') or 'server-tool'} block from {o.get('api')} in a tool result"
+    w = f"a {raw.get('type') or 'server-tool'} block from {o.get('api') or 'an unknown source'} in a tool result"
     try: src = get_api(o.get('api'))
     except Exception: src = None
     if src is not None and (r := src.as_text(raw)) is not None:  # its own API says how it reads as text
         lose(w, f"api={ad.name!r} {r[1]}", where)
         return text_part(r[0])
-    return lose(w, f"only {o.get('api')} can read it", where)
+    return lose(w, f"only {o['api']} can read it" if o.get('api') else
+                "msgkit knows no block of this type (no API's form it reads)", where)
 
 def foreign_in_results(
     turns:list, # Neutral turns

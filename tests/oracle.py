@@ -179,11 +179,20 @@ def _spec():
     from spec_subset import load_vendored
     return load_vendored()
 
+# the spec's slips, which no body can meet: `MCPApprovalResponse` requires `request_id`, which it never defines (its
+# properties: type, id, approval_request_id, approve, reason; openai-python's `McpApprovalResponse` requires
+# `approval_request_id`, `approve` and `type`)
+_SLIPS = dict(MCPApprovalResponse=('request_id',))
+
 @cache
 def _registry():
     from referencing import Registry
     from referencing.jsonschema import DRAFT202012
-    return Registry().with_resource('urn:openai', DRAFT202012.create_resource(_fix(_spec())))
+    spec = copy.deepcopy(_spec())
+    for n, ks in _SLIPS.items():
+        s = spec['components']['schemas'].get(n) or {}
+        if isinstance(s.get('required'), list): s['required'] = [k for k in s['required'] if k not in ks]
+    return Registry().with_resource('urn:openai', DRAFT202012.create_resource(_fix(spec)))
 
 @cache
 def _validator(name):
@@ -395,9 +404,24 @@ _MODEL_SIDE = {'message', 'reasoning', 'function_call', 'custom_tool_call', 'web
                'mcp_approval_request', 'tool_search_call', 'compaction'}
 def _model_side(m): return m.get('role')=='assistant' or (m.get('type') in _MODEL_SIDE and m.get('role', 'assistant')=='assistant')
 
+# An input item's `id`, where it has one, is the API's own: "Invalid 'input[66].id': 'item_df7e...'. Expected an ID that
+# begins with 'rs'." (a reasoning item: jlcodes99/cockpit-tools#2090), "... Expected an ID that begins with 'fc'." (a
+# function call: nodetool-ai/nodetool#4252, Wei-Shaw/sub2api#3785), "... Expected an ID that begins with 'msg'." (a
+# message: openai/codex#33176, mastra-ai/mastra#10815); and of any item, "Expected an ID that contains letters,
+# numbers, underscores, or dashes" (RooCodeInc/Roo-Code#9839)
+_ITEM_ID_PREFIX = dict(reasoning='rs', function_call='fc', message='msg')
+
+def _item_id(i, m):
+    if m.get('id') is None or m.get('type')=='item_reference': return
+    t = m.get('type', 'message' if 'role' in m else None)
+    assert isinstance(m['id'], str) and _ID.fullmatch(m['id']), \
+        f"$[{i}].id: Expected an ID that contains letters, numbers, underscores, or dashes, not {m['id']!r:.60}"
+    if (p := _ITEM_ID_PREFIX.get(t)): assert m['id'].startswith(p), f"$[{i}].id: Expected an ID that begins with {p!r}, not {m['id']!r:.60}"
+
 def _rules_openai(msgs):
     calls, open_calls = set(), set()
     for i, m in enumerate(msgs):
+        _item_id(i, m)
         if m.get('type')=='function_call':
             calls.add(m['call_id']); open_calls.add(m['call_id'])
             # "Invalid 'input[95].call_id': string too long. Expected a string with maximum length 64" (string_above_max_length)
@@ -422,6 +446,9 @@ def _rules_chat(msgs):
     for i, m in enumerate(msgs):
         if m.get('role')=='assistant' and m.get('tool_calls'):
             ids = [c['id'] for c in m['tool_calls']]
+            # "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a string with maximum length 40, but got a
+            # string with length 46 instead." (agno-agi/agno#5382; msgkit's `OpenAIChatAdapter.id_max`)
+            for j, c in enumerate(ids): assert len(c) <= 40, f"$[{i}].tool_calls[{j}].id: string too long ({len(c)} > 40)"
             assert len(set(ids))==len(ids), f"$[{i}]: duplicate tool call ids {ids}"
             j, got = i+1, []
             while j < len(msgs) and msgs[j].get('role')=='tool': got.append(msgs[j]['tool_call_id']); j += 1

@@ -174,6 +174,7 @@ def media_chk(self:Adapter, p, kind:str='image'):
 # %% ../../nbs/20_adapters.ipynb #83de866f
 # most pixels a side; of each, past `img_many` images
 Adapter.img_px,Adapter.img_px_many,Adapter.img_many = None,None,None
+Adapter.call_sigs = False  # does it take a tool call's thought signature (Gemini's) on the call itself?
 # the long edge `fit` makes an image (`None`: as big as it may); animated ok
 Adapter.img_long,Adapter.img_anim = None,True
 
@@ -210,6 +211,11 @@ Adapter.msg_shape,Adapter.block_shape,Adapter.extra_keys = None,None,()
 def owns(self:Adapter, d:dict)->bool:
     "Is block `d` exactly in this API's form (it fits `block_shape`)?"
     return self.block_shape is not None and fits(d, self.block_shape)
+
+@patch
+def keeps_empty(self:Adapter, d, role:str)->bool:
+    "Does item `d` of this API's form, of neutral `role`, go back as it came though it holds nothing? (A system one)"
+    return role in ('system','developer')
 
 @patch
 def fits_item(self:Adapter, d)->bool:
@@ -791,6 +797,7 @@ _attr_docs = dict(
     block_shape="the exact form of its blocks",
     extra_keys="keys of its blocks no other API has (reported when left out)",
     resp_keys="keys one of which its response dicts have (`None`: `items` is asked of every dict)",
+    call_sigs="does it take a tool call's thought signature (Gemini's) on the call itself?",
     id_chars="the characters its tool-call ids may use (a regex class)", id_max="the longest tool-call id it takes",
     first_user="must a history start with a user turn?", msg_names="does it take `name` on messages?",
     cache_key="the key of its cache marks on blocks", max_marks="the most cache marks a request may hold",

@@ -6,7 +6,7 @@
 __all__ = ['doc_name', 'BedrockAdapter', 'ClaudeRecord', 'nova_image_tokens']
 
 # %% ../../nbs/25_bedrock.ipynb #346d1a04
-import base64, copy, hashlib, json, math, re
+import base64, binascii, copy, hashlib, json, math, re
 from fastcore.basics import patch
 from ..errors import *
 from ..codec import *
@@ -371,7 +371,11 @@ def parse_block(self:BedrockAdapter, d):
 # %% ../../nbs/25_bedrock.ipynb #4820cfa0
 def _blob(b, k='bytes'):
     "Bytes that went through JSON come back as base64 text: make them bytes again (botocore would encode text twice)"
-    if isinstance(b.get(k), str): b[k] = base64.b64decode(b[k], validate=True)
+    if isinstance(b.get(k), str):
+        try: b[k] = base64.b64decode(b[k], validate=True)
+        except (binascii.Error, ValueError) as e:
+            raise InputError(f"api='bedrock' takes {k!r} as bytes, or base64 text of them; this is not base64 "
+                             f"({e}): {b[k]!r:.60}") from None
 
 def _fix_blobs(blocks):
     for o in blocks:

@@ -51,6 +51,7 @@ class GeminiAdapter(Adapter):
     media_types = dict(image=_img_mts, audio=_audio_mts, video=_video_mts, document={'application/pdf'} | _text_mts)
     url_mts = _img_mts | _audio_mts | _video_mts | {'application/pdf'}
     str_content,file_refs = False,('gs://','https://generativelanguage.googleapis.com/')
+    call_sigs = True  # a call's thought signature goes on its `function_call` part
     role_hint = ": use mk_request(msgs, api='gemini'), which puts leading system messages in `system_instruction`"
     msg_shape,block_shape,extra_keys = _gmsg,_gpart,('thought_signature','thoughtSignature')
     # FunctionDeclaration.name: "must start with a letter or an underscore", then a-z, A-Z, 0-9, _ . : - (at most 64)
@@ -84,7 +85,9 @@ def part(self:GeminiAdapter, p, role='user'):
     self.chk(p)
     if p.type=='text': return dict(text=p.text)
     if 'raw' in p: return copy.deepcopy(p.raw)
-    if p.type=='tool_call': return dict(function_call=dict(**gem_id(p.id), name=p.name, args=p.args))
+    if p.type=='tool_call':  # (its thought signature, where the call came with one: another form's, Chat's say)
+        fc = dict(function_call=dict(**gem_id(p.id), name=p.name, args=p.args))
+        return {**fc, 'thought_signature':gemini_bytes(s)} if (s := p.get('signature')) else fc
     if p.type=='tool_result': return dict(function_response=self.fn_response(p))
     if p.type=='document' and p.mt!='application/pdf' or 'text' in p or 'chunks' in p: return dict(text=doc_prose(p))
     if p.type=='document' and (p.get('title') or p.get('context')):

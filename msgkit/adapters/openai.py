@@ -4,11 +4,11 @@
 
 # %% auto #0
 __all__ = ['IMG_MTS', 'MAX_FILE', 'TOKS_MEMO', 'TOKS_MAX', 'data_uri', 'file_name', 'OpenAIAdapter', 'strict_schema',
-           'builtin_choice', 'breakpoint_mark', 'chk_cache_opts', 'tile_tokens', 'patch_count', 'openai_image_tokens',
-           'encoder', 'oa_text']
+           'builtin_choice', 'breakpoint_mark', 'chk_cache_opts', 'own_id', 'tile_tokens', 'patch_count',
+           'openai_image_tokens', 'encoder', 'oa_text']
 
 # %% ../../nbs/21_openai.ipynb #89c834d4
-import copy, json, math
+import copy, json, math, re
 from fastcore.basics import patch
 from ..errors import *
 from ..codec import *
@@ -177,7 +177,8 @@ def msg(self:OpenAIAdapter, role, blocks):
 def reply(self:OpenAIAdapter, blocks):
     "The model's text as an assistant message (its content one string; `render_turn` joined split text first)"
     if any(o.get('type') not in ('input_text','output_text') for o in blocks):
-        kinds = sorted({o.get('type') for o in blocks} - {'input_text','output_text'})
+        kinds = sorted({t if isinstance(t := o.get('type'), str) else f'a block without a type ({o!r:.40})'
+                        for o in blocks} - {'input_text','output_text'})
         raise InputError(f"api='openai' takes only text in an assistant message, not {', '.join(kinds)} "
                          "(media from another API's reply can't go back to OpenAI as the model's: send it in a user "
                          "message, or leave it out)")
@@ -437,15 +438,29 @@ def msg_marks(self:OpenAIAdapter, msgs):
 # %% ../../nbs/21_openai.ipynb #605bf103
 OpenAIAdapter.resp_keys = ('output',)  # a `Response`'s dict: `object` 'response', `output`
 
+# (a `Response`, and `responses.compact`'s `CompactedResponse`, whose `output` is the compacted history: an output item
+# has an `output` too, a function call's output say, and is an item itself)
+_resp_objects = ('response', 'response.compaction')
+
 @patch
 def items(self:OpenAIAdapter, x):
-    "History items from an OpenAI SDK `Response` (or its `model_dump()`), else `None`"
+    "History items from an OpenAI SDK `Response` or `CompactedResponse` (or its `model_dump()`), else `None`"
     if isinstance(x, dict):
-        return [_clean_item(o) for o in dump(x['output'])] if x.get('object')=='response' and 'output' in x else None
-    if type(x).__module__.split('.')[0]!='openai' or not hasattr(x, 'output'): return None
+        ok = x.get('object') in _resp_objects and 'output' in x
+        return [_clean_item(o) for o in dump(x['output'])] if ok else None
+    if type(x).__module__.split('.')[0]!='openai' or getattr(x, 'object', None) not in _resp_objects: return None
     return [_clean_item(dump(o)) for o in x.output]
 
 _nullable = dict(code_interpreter_call=('code','outputs'), image_generation_call=('result',))
+_id_prefix = dict(reasoning='rs', function_call='fc', message='msg')  # the API's item ids (`fits_item`, `fix_item`)
+_id_re = re.compile(r'[a-zA-Z0-9_-]+')
+
+def own_id(d)->bool:
+    "Is item `d`'s id, if it has one, of the API's own making: its type's prefix, letters, digits, `_` and `-` alone?"
+    # ("Expected an ID that contains letters, numbers, underscores, or dashes": RooCodeInc/Roo-Code#9839)
+    if (i := d.get('id')) is None: return True
+    t = d.get('type', 'message' if 'role' in d else None)
+    return type(i) is str and bool(_id_re.fullmatch(i)) and i.startswith(_id_prefix.get(t, ''))
 
 def _clean_item(d):
     "An output item as the API takes it back: `logprobs` on `output_text`, and the keys it requires even when `None`"
@@ -467,13 +482,41 @@ def fix_item(self:OpenAIAdapter, d):
     # #17D: a custom tool call as a reply gives it, with `status`; as input it has none (openapi.json `CustomToolCall`:
     # type, id, call_id, caller, namespace, name, input; the docs' own example replays it with its status:
     # https://platform.openai.com/docs/guides/function-calling#custom-tools)
-    if d.get('type')=='custom_tool_call' and 'status' in d: d = {k:v for k,v in d.items() if k!='status'}
+    if (t := d.get('type'))=='custom_tool_call' and 'status' in d: d = {k:v for k,v in d.items() if k!='status'}
+    # an output item's `created_by` (its shell output's chunks' too) is output alone: no input item has it
+    # (openai-python's `response_input_item_param`; the agents SDK strips it: "absent from the Responses input-item
+    # schema, so replaying it back to the API is invalid", openai-agents-python tests/test_items_helpers.py)
+    if 'created_by' in d: d = {k:v for k,v in d.items() if k!='created_by'}
+    if t=='shell_call_output' and isinstance(o := d.get('output'), list) and any(
+            isinstance(c, dict) and 'created_by' in c for c in o):
+        d = {**d, 'output':[{k:v for k,v in c.items() if k!='created_by'} if isinstance(c, dict) else c for c in o]}
+    # a call's item id, where it has one, is the API's own (`fc_...`); another's (a Chat call's id, an agent SDK's
+    # placeholder) is refused: "Invalid 'input[3].id': 'call_U7Zp...'. Expected an ID that begins with 'fc'."
+    # (Wei-Shaw/sub2api#1505, nodetool-ai/nodetool#4252). The call is paired by its `call_id`: the id goes
+    if t=='function_call' and 'id' in d and not own_id(d): d = {k:v for k,v in d.items() if k!='id'}
     return _clean_item(d)
+
+@patch
+def keeps_empty(self:OpenAIAdapter, d, role:str)->bool:
+    "A system message, and an assistant's that holds nothing (`''`, `[]`), go back as they came: the API takes them"
+    return Adapter.keeps_empty(self, d, role) or role=='assistant' and d.get('content') in ('', [])
+
+@patch
+def fits_item(self:OpenAIAdapter, d)->bool:
+    "Does item `d` fit Responses' form as it is: its shape, and a reasoning item's or a message's id the API's own?"
+    # (one another server made, DeepSeek's or an agent SDK's: the API refuses it, "Expected an ID that begins with
+    # 'rs'" (jlcodes99/cockpit-tools#2090), "... with 'msg'" (openai/codex#33176). Read and rendered the general way:
+    # a message as text, a reasoning item left out, reported)
+    # (`Adapter.fits_item`'s test written out: it is asked of every item the general path renders)
+    return (self.msg_shape is not None and fits(d, self.msg_shape)
+            and (d.get('type') not in ('reasoning', None, 'message') or own_id(d)))
 
 @patch
 def owns_item(self:OpenAIAdapter, d): return d.get('type') in _items
 
 # %% ../../nbs/21_openai.ipynb #31ca7db6
+_reasoning_keys = ('type','id','summary','content','encrypted_content','status')  # `ResponseReasoningItemParam`'s
+
 @patch
 def parse_item(self:OpenAIAdapter, d):
     t = d.get('type')
@@ -482,13 +525,24 @@ def parse_item(self:OpenAIAdapter, d):
                                             d.get('arguments'))]
     if t=='function_call_output':
         o = d['output']
+        if not isinstance(o, (str, list)):
+            raise InputError(f"A function_call_output's output is text or a list of input blocks, not "
+                             f"{type(o).__name__} ({o!r:.60}): send the tool's result as text (JSON, say)")
         c = [text_part(o)] if isinstance(o, str) else [self.parse_block(b) for b in o]
         return 'user', [tool_result_part(d.get('call_id'), c)]
     if 'role' in d and t in (None,'message'): return Adapter.parse_item(self, d)
     if t=='reasoning':
-        txt = '\n\n'.join(o.get('text', '') for o in (d.get('summary') or []) + (d.get('content') or [])
-                          if isinstance(o, dict)) or None
-        return 'assistant', [thinking_part(txt, api='openai', raw=d)]
+        s,c = d.get('summary'),d.get('content')
+        if s is not None and not isinstance(s, list):  # (`ResponseReasoningItemParam.summary`: a list, required)
+            raise InputError(f"A reasoning item's summary is a list of summary_text blocks, not {type(s).__name__} "
+                             f"({s!r:.60})")
+        bs = (s or []) + (c if isinstance(c, list) else [])
+        txt = '\n\n'.join(o.get('text', '') for o in bs if isinstance(o, dict)) or (c if isinstance(c, str) else None)
+        # kept whole for the API, as it takes it: its own fields (not an agent SDK's `provider_data`), none `None`; one
+        # another server made (its id not the API's: `own_id`) is its text alone, which no API takes back as reasoning
+        if not own_id(d): return 'assistant', [thinking_part(txt)]
+        raw = {k:v for k,v in d.items() if k in _reasoning_keys and v is not None}
+        return 'assistant', [thinking_part(txt, api='openai', raw={**raw, 'summary':raw.get('summary', [])})]
     return 'assistant', [opaque_part('openai', d)]
 
 # %% ../../nbs/21_openai.ipynb #8edec70a
@@ -508,6 +562,9 @@ def parse_block(self:OpenAIAdapter, d):
         return media_url(d['file_url'], mt=url_type(d['file_url']) or 'application/pdf')
     if t in ('input_file','input_image') and d.get('file_id'):
         return provider_file(d['file_id'], 'image/png' if t=='input_image' else 'application/pdf', api='openai')
+    if t in ('input_image','input_file'):
+        raise InputError(f"An OpenAI {t} block needs its image or file: "
+                         f"{'image_url' if t=='input_image' else 'file_data, file_url'} or file_id, not {d!r:.80}")
     raise InputError(f"msgkit can't translate OpenAI {t!r} blocks to another API yet")
 
 # %% ../../nbs/21_openai.ipynb #b1bbbd92

@@ -18,6 +18,7 @@ from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
 from ..history import read_part
+from ..readers.compat import call_sig
 from .openai import (data_uri, file_name, breakpoint_mark, chk_cache_opts, IMG_MTS, MAX_FILE,
                                     strict_schema, oa_text, OpenAIAdapter)
 
@@ -300,15 +301,21 @@ def parse_block(self:OpenAIChatAdapter, d):
                                             d['function'].get('arguments'))
     if t=='image_url':
         # litellm's and Azure's form: the URL as the `image_url` itself
-        u = d['image_url']['url'] if isinstance(d['image_url'], dict) else d['image_url']
-        if not isinstance(u, str): raise InputError(f"A Chat image_url part needs a URL string, not {str(u)[:80]}")
+        u = d['image_url'].get('url') if isinstance(d['image_url'], dict) else d['image_url']
+        if not isinstance(u, str):  # (vLLM's reference to an image it cached by `uuid` has none: its server's alone)
+            raise InputError(f"A Chat image_url part needs a URL string in image_url.url, not {d!r:.80}")
         return p if (p := uri_media(u)) is not None else media_url(u, mt=url_type(u) or 'image/png')
-    if t=='input_audio': return media(unb64(d['input_audio']['data']),
-                                      {'wav':'audio/wav','mp3':'audio/mpeg'}[d['input_audio']['format']])
+    if t=='input_audio':
+        a = d['input_audio']
+        if (mt := {'wav':'audio/wav','mp3':'audio/mpeg'}.get(a.get('format'))) is None:
+            raise InputError(f"A Chat input_audio part's format is 'wav' or 'mp3', not {a.get('format')!r:.40}")
+        return media(unb64(a['data']), mt)
     if t=='file' and d['file'].get('file_id') and not d['file'].get('file_data'):
         return provider_file(d['file']['file_id'], 'application/pdf', api='openai')
     if t=='file' and d['file'].get('file_data'):
         fd = d['file']['file_data']
+        if d['file'].get('file_id'):  # (dspy's: both. The bytes go; the id names the same file on OpenAI alone)
+            lose(f"the file id {d['file']['file_id']!r:.60} of a file part", "its bytes are sent, which it holds too")
         if (p := uri_media(fd, filename=d['file'].get('filename'))) is not None: return p
         return media(unb64(fd), filename=d['file'].get('filename'))
     # Mistral's (and OpenRouter's) thinking part: `thinking` as text chunks, with no signature another API takes
@@ -341,7 +348,7 @@ def _glued(o, f)->list:
     "Chat tool call `o` (its `function` `f`) as parts: one, or one per JSON object a model glued into its arguments"
     a,i = f.get('arguments'),o.get('id')
     objs = _objects(a) if isinstance(a, str) else None
-    if not objs: return [tool_call_part(i, f['name'], tool_args(a, f['name']), a)]
+    if not objs: return [call_sig(tool_call_part(i, f['name'], tool_args(a, f['name']), a), o)]
     # #17E1: Claude on Bedrock sometimes glues several calls' arguments into one string ('{...}{...}', litellm issue
     # #20543): read as one call per object, ids suffixed, as litellm does (its test
     # test_bedrock_tool_call_invoke_concatenated_json: "is split into separate Bedrock toolUse blocks")
@@ -350,6 +357,14 @@ def _glued(o, f)->list:
     return [tool_call_part(i if k==0 or i is None else f'{i}_{k}', f['name'], d, s) for k,(d,s) in enumerate(objs)]
 
 # %% ../../nbs/22_openai_chat.ipynb #7442ded1
+@patch
+def keeps_empty(self:OpenAIChatAdapter, d, role:str)->bool:
+    "A system message, and an assistant's of empty text, go back as they came: Chat takes `content: ''`"
+    # (vercel/ai sends it on purpose, "should send empty string content for assistant messages with no tool calls"
+    # (packages/openai convert-to-openai-chat-messages.test.ts); simonw/llm's cassette has api.openai.com answer 200 to
+    # it. An empty list is refused, "minItems 1")
+    return Adapter.keeps_empty(self, d, role) or role=='assistant' and d.get('content')==''
+
 @patch
 def owns_item(self:OpenAIChatAdapter, d):
     "A tool message, or an assistant message with tool calls, a refusal or audio (whose content may be `None`)"

@@ -25,7 +25,7 @@ _skip = 'skip_thought_signature_validator'  # Google's documented stand-in, for 
 class GeminiOpenAIAdapter(Dialect):
     "Gemini's OpenAI endpoint (generativelanguage.googleapis.com): thought signatures back on calls, Gemini schemas"
     name,base_url,key_env = 'gemini_openai','https://generativelanguage.googleapis.com/v1beta/openai','GEMINI_API_KEY'
-    call_keys,max_field = ('extra_content',),'max_completion_tokens'
+    call_keys,max_field,call_sigs = ('extra_content',),'max_completion_tokens',True
     efforts = ('none','minimal','low','medium','high')
     media_types = dict(image=IMG_MTS, audio={'audio/wav','audio/mpeg'}, document=set(text_mts))
     fields = tuple('''frequency_penalty logprobs max_completion_tokens max_tokens n presence_penalty reasoning_effort
@@ -39,6 +39,7 @@ GeminiOpenAIAdapter.msg_shape,GeminiOpenAIAdapter.block_shape = chat_shapes(
 def fix_block(self:GeminiOpenAIAdapter, b, p):
     nat = p.get('native') if p.type=='tool_call' else None
     sig = (nat.get('thought_signature') or nat.get('thoughtSignature')) if isinstance(nat, dict) else None
+    sig = sig or (p.get('signature') if p.type=='tool_call' else None)  # (one a Chat call carried: `call_sig`)
     if not sig: return Dialect.fix_block(self, b, p)
     return {**b, 'extra_content':dict(google=dict(thought_signature=sig if isinstance(sig, str) else b64(sig)))}
 
