@@ -3,30 +3,12 @@ py_frameworks.json, compat_servers.json: the OpenAI Agents SDK, the Vercel AI SD
 tests and cassettes, OpenAI-compatible servers' tests and recorded bodies), each fixed and pinned here against the
 oracle (the SDKs' request types, the OpenAPI spec, the rules only the providers' errors state), and the oracle's new
 rules given inputs that make them fail."""
-import base64, copy, functools, json, warnings
+import base64, copy, json
 import pytest
 import corpus_check as cc, oracle
 import msgkit
-from msgkit import LossWarning
 
-@functools.cache
-def _cases(): return {c['id']: c for c in cc.load_cases()}
-
-def case(i): return copy.deepcopy(_cases()[i])
-
-def losses(f):
-    "`(result, losses)` of `f()`, the LossWarnings' losses collected"
-    with warnings.catch_warnings(record=True) as ws:
-        warnings.simplefilter('always')
-        r = f()
-    return r, [l for w in ws if issubclass(w.category, LossWarning) for l in w.message.losses]
-
-def judged(c, api, how):
-    "The corpus judge's failures of case `c` for `api` by `how` (none: it passes)"
-    r, ls, err = cc.render(c, api, how)
-    if r is None: return [('raised', err)]
-    fails = [('oracle', o)] if (o := cc.judge_oracle(api, r, how)) else []
-    return fails + cc.invariants(c, api, r, how, ls) + (cc.replay(c, api) if how == 'mk_msgs' and not fails else [])
+from test_corpus17_d import case, losses, judged  # (a case by id, the losses of a call, the corpus judge's failures)
 
 Q = dict(role='user', content="What's the weather?")
 CALL = dict(type='function_call', call_id='call_1', name='get_weather', arguments='{"city": "Paris"}')
