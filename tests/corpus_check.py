@@ -254,6 +254,14 @@ def atoms(x, at=None, out=None, ctx='text', bare=True):
             elif isinstance(v, (dict, list)): atoms(v, at, out, ctx, k in ('content', 'parts', 'contents'))
     return out
 
+def _result_json(t, ins):
+    "Is text `t` the JSON of a tool result's content in `ins` (every string of it one of the results')?"
+    try: v = json.loads(t)
+    except ValueError: return False
+    have = {_norm(s) for a in ins if a[0] == 'result' for s in a[2] if isinstance(s, str)}
+    got = [_norm(s) for s in leaves(v) if isinstance(s, str)]
+    return bool(got) and all(s in have for s in got)
+
 def leaves(x):
     "Every string and number in `x` (a tool result's content), payloads and ids aside"
     if isinstance(x, dict): return [s for k, v in x.items() if k not in _SKIP and not _is_payload(k, v) for s in leaves(v)]
@@ -383,6 +391,7 @@ def invariants(case, api, r, how, losses):
             docs = [_norm(b[2]) for b in ins if b[0] == 'media' and b[2] and _norm(b[2])]
             if any(x in _norm(t) for x in docs) and not t.startswith('#'): continue  # a text document sent as its text
             if _doc_prose(t, docs, case): continue  # #17A: ... under a heading made from its own title/name in the input
+            if _result_json(t, ins): continue  # a result with no call before it, sent as the user's text (reported)
             kind = ('label added before tool-result media moved to a user turn' if t.startswith(('Files from tool call', 'Media from tool call')) else
                     'document sent as text under a heading' if t.startswith('# ') else
                     "a Gemini Content dict's keys sent as text ('partsrole')" if t == 'partsrole' else

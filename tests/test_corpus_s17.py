@@ -195,6 +195,15 @@ def test_openrouter_gemini_signature_to_gemini():
     r, ls = losses(lambda: msgkit.mk_msgs(copy.deepcopy(h), 'anthropic'))  # no place for it there: reported
     assert any('reasoning' in l['what'] for l in ls)
 
+def test_gemini_function_role_read_as_user():
+    """A Gemini `Content` of role 'function' holding function responses (older REST examples; the agents SDK rewrites it
+    to 'user', as google-genai's `Content.role` is 'user' or 'model') is the user's: it was refused for every API"""
+    c = case('oa-agents-anyllm-gemini-function-role-snake-case')
+    for api in cc.APIS:
+        for how in cc.HOWS: assert [f for f in judged(c, api, how) if not f[0].startswith('expected')] == [], (api, how)
+    with pytest.raises(ValueError, match="not 'function'"):  # one holding anything else stays refused
+        msgkit.mk_msgs([dict(role='function', parts=[dict(text='hi')])], 'gemini')
+
 # ---------------------------------------------------------------- Bedrock, repairs: messages that name what is wrong
 def test_bedrock_redacted_content_not_base64():
     c = case('vercel-ai-bedrock-redacted-content-L936')

@@ -66,7 +66,13 @@ class GeminiAdapter(Adapter):
         p = ps[0] if type(ps) is list and len(ps)==1 else None
         return p.get('text') if isinstance(p, dict) and len(p)==1 else None
     def split_msg(self, d):
-        return (d.get('role', 'user'), d['parts']) if 'parts' in d and isinstance(d['parts'], list) else None
+        if 'parts' not in d or not isinstance(ps := d['parts'], list): return None
+        # a `Content` of role 'function' holding function responses alone (older Gemini REST examples; the OpenAI
+        # Agents SDK's any-llm test, which rewrites it to 'user' as google-genai's `Content.role` is "either 'user' or
+        # 'model'"): the user's
+        r = d.get('role', 'user')
+        fr = lambda o: isinstance(o, dict) and ('function_response' in o or 'functionResponse' in o)
+        return ('user' if r=='function' and ps and all(map(fr, ps)) else r), ps
     limits = dict(image=(_max_inline,'b64'), audio=(_max_inline,'b64'), video=(_max_inline,'b64'),
                   document=(50*1024*1024,'raw'))
 
