@@ -316,6 +316,11 @@ docs = {
     '\n'
     'Parameters:\n'
     '    d: (not documented)',
+'msgkit.adapters.openai.input_fields':
+    "Item `d` without the fields an output item has and the API refuses as input (its SDK's Python names spelled out)\n"
+    '\n'
+    'Parameters:\n'
+    '    d: (not documented)',
 'msgkit.adapters.openai.tile_tokens':
     "OpenAI's tile count: fit in 2048 x 2048 (never enlarged), short side to 768, `tile` a 512-pixel tile on `base`\n"
     '\n'

@@ -60,6 +60,9 @@ def render_part(p, ad, role='user', kw=None, fetch=None,
         # twin is
         if (nat is not None or src) and p.type in _media and p.get('mt') and not ad.media_types.get(p.type):
             return lose(f"{p.type} ({p.mt})", f"api={ad.name!r} takes no {p.type}")
+    # (a call's thought signature another form carried (`signature`), for an API that takes none on a call)
+    if ty=='tool_call' and p.get('signature') and not ad.call_sigs:
+        lose(f"the thought signature of tool call {p.name}", f"api={ad.name!r} takes no signature on a call")
     b = ad.part(p, role, **kw) if kw else ad.part(p, role)
     if ex := p.get('extras'):
         for k in ex: lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")

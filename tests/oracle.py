@@ -182,7 +182,8 @@ def _spec():
 # the spec's slips, which no body can meet: `MCPApprovalResponse` requires `request_id`, which it never defines (its
 # properties: type, id, approval_request_id, approve, reason; openai-python's `McpApprovalResponse` requires
 # `approval_request_id`, `approve` and `type`)
-_SLIPS = dict(MCPApprovalResponse=('request_id',))
+_SLIPS = dict(MCPApprovalResponse=('request_id',),
+              LocalShellToolCallOutput=('call_id',))  # (its properties: type, id, output, status)
 
 @cache
 def _registry():

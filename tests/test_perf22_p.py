@@ -23,7 +23,7 @@ def _ref_part(p, ad, role='user', kw=None, fetch=None, src=None):
     if p.type in ('thinking','opaque'):
         if p.get('api')==ad.name and 'raw' in p: return copy.deepcopy(p.raw)
         b = ad.reasoning(p, **(kw or {})) if p.type=='thinking' else None
-        if b is None: lose(what(p), _unsent(p, ad))
+        if b is None and not (p.get('on_call') and ad.call_sigs): lose(what(p), _unsent(p, ad))
         return b
     p = chk_calls(p, role)
     if p.type=='document' and not isinstance(p.get('title'), (str, type(None))):
@@ -32,6 +32,8 @@ def _ref_part(p, ad, role='user', kw=None, fetch=None, src=None):
     if (nat is not None or src) and p.type in ('image','audio','video','document') and p.get('mt') \
        and not ad.media_types.get(p.type):
         return lose(f"{p.type} ({p.mt})", f"api={ad.name!r} takes no {p.type}")
+    if p.type=='tool_call' and p.get('signature') and not ad.call_sigs:
+        lose(f"the thought signature of tool call {p.name}", f"api={ad.name!r} takes no signature on a call")
     b = ad.part(p, role, **(kw or {}))
     for k in p.get('extras') or (): lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")
     return b

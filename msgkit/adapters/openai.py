@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['IMG_MTS', 'MAX_FILE', 'TOKS_MEMO', 'TOKS_MAX', 'data_uri', 'file_name', 'OpenAIAdapter', 'strict_schema',
-           'builtin_choice', 'breakpoint_mark', 'chk_cache_opts', 'own_id', 'tile_tokens', 'patch_count',
-           'openai_image_tokens', 'encoder', 'oa_text']
+           'builtin_choice', 'breakpoint_mark', 'chk_cache_opts', 'own_id', 'input_fields', 'tile_tokens',
+           'patch_count', 'openai_image_tokens', 'encoder', 'oa_text']
 
 # %% ../../nbs/21_openai.ipynb #89c834d4
 import copy, json, math, re
@@ -173,16 +173,22 @@ def msg(self:OpenAIAdapter, role, blocks):
     m = dict(role=role, content=blocks)
     return items+[m] if items else m
 
+_replies = ('input_text','output_text','refusal')
+
 @patch
 def reply(self:OpenAIAdapter, blocks):
     "The model's text as an assistant message (its content one string; `render_turn` joined split text first)"
-    if any(o.get('type') not in ('input_text','output_text') for o in blocks):
+    if any(o.get('type') not in _replies for o in blocks):
         kinds = sorted({t if isinstance(t := o.get('type'), str) else f'a block without a type ({o!r:.40})'
-                        for o in blocks} - {'input_text','output_text'})
+                        for o in blocks} - set(_replies))
         raise InputError(f"api='openai' takes only text in an assistant message, not {', '.join(kinds)} "
                          "(media from another API's reply can't go back to OpenAI as the model's: send it in a user "
                          "message, or leave it out)")
-    return dict(role='assistant', content='\n\n'.join(o['text'] for o in blocks))
+    # (an output message whose id is not the API's, re-rendered: its refusal is its text, its annotations go, reported)
+    if n := sum(len(o['annotations']) for o in blocks if isinstance(o.get('annotations'), list)):
+        lose(f"{n} annotation(s) of an assistant message", "sent back as its text alone (its id is not OpenAI's)")
+    txt = '\n\n'.join(o['refusal'] if o['type']=='refusal' else o['text'] for o in blocks)
+    return dict(role='assistant', content=txt)
 
 # %% ../../nbs/21_openai.ipynb #29ae475a
 @patch
@@ -475,14 +481,19 @@ def _clean_item(d):
 @patch
 def reads(self:OpenAIAdapter, d): return isinstance(t := d.get('type'), str) and t in _blocks
 
-@patch
-def fix_item(self:OpenAIAdapter, d):
-    "`_clean_item`, with the SDK's Python field name `async_` (a `model_dump()` without aliases) as the API spells it"
+_no_status = ('custom_tool_call','custom_tool_call_output')  # (openapi.json: neither input item has a `status`)
+
+def input_fields(d)->dict:
+    "Item `d` without the fields an output item has and the API refuses as input (its SDK's Python names spelled out)"
+    # (`async_`: the SDK's Python field name, in a `model_dump()` without aliases, as the API spells it)
     if 'async_' in d: d = {('async' if k=='async_' else k):v for k,v in d.items()}
     # #17D: a custom tool call as a reply gives it, with `status`; as input it has none (openapi.json `CustomToolCall`:
     # type, id, call_id, caller, namespace, name, input; the docs' own example replays it with its status:
     # https://platform.openai.com/docs/guides/function-calling#custom-tools)
-    if (t := d.get('type'))=='custom_tool_call' and 'status' in d: d = {k:v for k,v in d.items() if k!='status'}
+    if (t := d.get('type')) in _no_status and 'status' in d: d = {k:v for k,v in d.items() if k!='status'}
+    if t=='reasoning' and 'summary' not in d: d = {**d, 'summary':[]}  # (required: one of `None` dropped, say)
+    if t=='reasoning' and isinstance(c := d.get('content'), str):  # (its blocks, as the API takes them)
+        d = {**d, 'content':[dict(type='reasoning_text', text=c)]}
     # an output item's `created_by` (its shell output's chunks' too) is output alone: no input item has it
     # (openai-python's `response_input_item_param`; the agents SDK strips it: "absent from the Responses input-item
     # schema, so replaying it back to the API is invalid", openai-agents-python tests/test_items_helpers.py)
@@ -494,7 +505,12 @@ def fix_item(self:OpenAIAdapter, d):
     # placeholder) is refused: "Invalid 'input[3].id': 'call_U7Zp...'. Expected an ID that begins with 'fc'."
     # (Wei-Shaw/sub2api#1505, nodetool-ai/nodetool#4252). The call is paired by its `call_id`: the id goes
     if t=='function_call' and 'id' in d and not own_id(d): d = {k:v for k,v in d.items() if k!='id'}
-    return _clean_item(d)
+    return d
+
+@patch
+def fix_item(self:OpenAIAdapter, d):
+    "Item `d` as the API takes it back: `input_fields`, then `_clean_item` (the keys it requires even when `None`)"
+    return _clean_item(input_fields(d))
 
 @patch
 def keeps_empty(self:OpenAIAdapter, d, role:str)->bool:
@@ -542,8 +558,9 @@ def parse_item(self:OpenAIAdapter, d):
         # another server made (its id not the API's: `own_id`) is its text alone, which no API takes back as reasoning
         if not own_id(d): return 'assistant', [thinking_part(txt)]
         raw = {k:v for k,v in d.items() if k in _reasoning_keys and v is not None}
+        if isinstance(c, str): raw['content'] = [dict(type='reasoning_text', text=c)]  # (as the API takes it: blocks)
         return 'assistant', [thinking_part(txt, api='openai', raw={**raw, 'summary':raw.get('summary', [])})]
-    return 'assistant', [opaque_part('openai', d)]
+    return 'assistant', [opaque_part('openai', input_fields(d))]  # (as the API takes it back: `input_fields`)
 
 # %% ../../nbs/21_openai.ipynb #8edec70a
 @patch

@@ -27,6 +27,8 @@ def _content(c)->list:
     if isinstance(c, str): return [text_part(c)]
     return [read_part(o) for o in (c if isinstance(c, (list,tuple)) else [c])]
 
+_stand_ins = ('skip_thought_signature_validator', b'skip_thought_signature_validator')
+
 def call_sig(p, o)->Part:
     "Tool call part `p` with the Gemini thought signature its Chat call `o` carries (`extra_content`), if any"
     # Gemini's OpenAI endpoint, and OpenRouter's Gemini, send it there and need it back on the call: "pass it back
@@ -34,7 +36,9 @@ def call_sig(p, o)->Part:
     # `function_call` part, the `gemini_openai` dialect back in `extra_content`
     g = (o.get('extra_content') or {}).get('google') if isinstance(o.get('extra_content'), dict) else None
     s = g.get('thought_signature') if isinstance(g, dict) else None
-    if isinstance(s, (str, bytes)) and s: p['signature'] = s
+    # (Google's documented stand-in for a call it did not sign, which `gemini_openai` writes, is no signature: each
+    # target writes its own)
+    if isinstance(s, (str, bytes)) and s and s not in _stand_ins: p['signature'] = s
     return p
 
 def _call(o)->Part:
@@ -59,7 +63,9 @@ def _gemini_sigs(ps):
     # OpenRouter sends Gemini's thought signatures as `reasoning_details` entries of format 'google-gemini-v1', each
     # `id` the call it signs (RooCodeInc/Roo-Code#10640, microsoft/vscode-copilot-chat#2649): kept whole for OpenRouter,
     # and on the call for an API that takes a call's signature (`on_call`: no loss there)
-    calls = {p.id:p for p in ps if p.type=='tool_call' and p.id}
+    calls = {}
+    for p in ps:  # (a repeated id: its first call's, as the entries come in the calls' order)
+        if p.type=='tool_call' and p.id: calls.setdefault(p.id, p)
     for p in ps:
         e = p.get('detail') if p.type=='thinking' else None
         if (isinstance(e, dict) and e.get('format')=='google-gemini-v1' and e.get('type')=='reasoning.encrypted'

@@ -190,7 +190,9 @@ def _on_next(r, m)->dict:
     # turn is lost for DeepSeek (https://api-docs.deepseek.com/guides/thinking_mode)
     c = r.get('content')
     if isinstance(c, list) and c: m = {**m, 'content':c + as_parts(m.get('content'))}  # Mistral's thinking chunks
-    return {**{k:v for k,v in r.items() if k!='content'}, **m}
+    # (the empty reasoning field `fix_msgs` set on a call's message is no reasoning: `r`'s stays)
+    return {**{k:v for k,v in r.items() if k!='content'},
+            **{k:v for k,v in m.items() if k=='content' or v!='' or not r.get(k)}}
 
 @patch
 def fix_msgs(self:Dialect, msgs:list)->list:
@@ -341,13 +343,21 @@ def items(self:Dialect, x):
     return OpenAIChatAdapter.items(self, x)
 
 @patch
+def keeps_empty(self:Dialect, d, role:str)->bool:
+    "A system message alone: servers refuse an empty assistant message Chat's API takes (Mistral: litellm#13355)"
+    return Adapter.keeps_empty(self, d, role)
+
+@patch
 def parse_item(self:Dialect, d):
     "`(role, parts)`: Chat's, with the reasoning the message carries first, each tool call keeping its own dict"
     role,ps = OpenAIChatAdapter.parse_item(self, d)
     if d.get('role')!='assistant': return role,ps
     ks = {k:d[k] for k in _thinks if d.get(k)}
     th = ChatCompat().read(dict(role='assistant', content=None, **ks))[0].parts if ks else []
-    calls = iter(d.get('tool_calls') or [])
+    cs = d.get('tool_calls') or []
+    # (a call whose arguments glued several objects is read as several calls: each its own, none keeping a dict)
+    if len(cs)!=sum(p.type=='tool_call' and bool(p.id) for p in ps): return role, th + ps
+    calls = iter(cs)
     keep = lambda p, o: with_fields(p, native=o, **({'extras':ex} if (ex := sorted(set(o)-{'id','type','function'}))
                                                     else {}))
     return role, th + [keep(p, next(calls)) if p.type=='tool_call' and p.id else p for p in ps]
