@@ -221,13 +221,16 @@ def atoms(x, at=None, out=None, ctx='text', bare=True):
     # result a history may hold as a `tool_result` of `tool_reference`s (LangChain's form): kept as the server's block,
     # it is kept, not lost; `ids_rules` pairs it with its server call
     elif t == 'tool_search_tool_result' and 'tool_use_id' in x: res = (x['tool_use_id'], x.get('content'))
-    elif x.get('role') == 'tool' or t == 'tool': res = (x.get('tool_call_id'), x.get('content'))
+    # (a Gemini `Content` of role 'tool', Google ADK's: its parts hold the results, read below)
+    elif x.get('role') == 'tool' and 'parts' not in x or t == 'tool': res = (x.get('tool_call_id'), x.get('content'))
     elif (x.get('role') == 'function' or t == 'function') and 'content' in x: res = (x.get('name'), x.get('content'))  # legacy function results
     elif isinstance(x.get('toolResult'), dict): res = (x['toolResult'].get('toolUseId'), x['toolResult'].get('content'))
     elif isinstance(x.get('functionResponse') or x.get('function_response'), dict):
         u = x.get('functionResponse') or x.get('function_response'); res = (u.get('id') or u.get('name'), [u.get('response'), u.get('parts')])
     if res:
-        inner = atoms(res[1], at, [], 'text')
+        # (a Gemini function response's `response` is the result's JSON: a `url` in it is data, its media in `parts`)
+        fr = x.get('functionResponse') or x.get('function_response')
+        inner = atoms(fr.get('parts') if isinstance(fr, dict) else res[1], at, [], 'text')
         out.append(('result', res[0], leaves(res[1]), at))
         out.extend(a for a in inner if a[0] == 'media')
         return out
@@ -238,7 +241,9 @@ def atoms(x, at=None, out=None, ctx='text', bare=True):
         # an OpenRouter `reasoning_details` entry's `data` is its encrypted reasoning (a Gemini signature, OpenAI's
         # encrypted content), opaque as `encrypted_content` is: no media
         if k == 'data' and isinstance(t, str) and t.startswith('reasoning.'): continue
-        if _is_payload(k, v):
+        # (a short payload whose media type stands beside it is media too: a 3-byte text/plain document, say)
+        if _is_payload(k, v) or k in _MEDIA_DATA_KEYS and isinstance(v, str) and v and ' ' not in v and any(
+                m in x for m in ('mime_type', 'mimeType', 'media_type')) and _b64bytes(v):
             key = _media_key(v, k)
             if key: out.append(('media', key, _as_text(v, k), at))
             continue
@@ -252,6 +257,15 @@ def atoms(x, at=None, out=None, ctx='text', bare=True):
                  'input_audio', 'image_url', 'json', 'value', 'message', 'kwargs', 'data', 'search_result', 'contents') or isinstance(v, (dict, list)):
             if isinstance(v, str) and k in ('text', 'content', 'output_text', 'refusal', 'transcript', 'input_text', 'value'): out.append((ctx, v, at))
             elif isinstance(v, (dict, list)): atoms(v, at, out, ctx, k in ('content', 'parts', 'contents'))
+    return out
+
+def _json_leaves(ss):
+    "The strings inside each of `ss` that is JSON text (a result sent as its JSON: a string of it escaped in it)"
+    out = []
+    for s in ss:
+        if isinstance(s, str) and s[:1] in '{[':
+            try: out += [v for v in leaves(json.loads(s)) if isinstance(v, str)]
+            except ValueError: pass
     return out
 
 def _result_json(t, ins):
@@ -344,7 +358,7 @@ def invariants(case, api, r, how, losses):
     outs = output_atoms(api, r, how)
     bad = []
     otext = _stream(outs, ('text',))
-    orest = ' \x00 '.join(_norm(s) for a in outs if a[0] == 'result' for s in a[2] if isinstance(s, str))
+    orest = ' \x00 '.join(_norm(s) for a in outs if a[0] == 'result' for s in a[2] + _json_leaves(a[2]) if isinstance(s, str))
     othink = _stream(outs, ('thinking', 'text'))
     # texts, in order
     pos, seen_in = 0, set()

@@ -1,4 +1,4 @@
-"""The corpus of real-world histories (tests/corpus/*.json: 1,095 cases from peers' test suites, provider docs and SDK
+"""The corpus of real-world histories (tests/corpus/*.json: 1,225 cases from peers' test suites, provider docs and SDK
 tests, each naming its source) rendered for all five APIs by `mk_request` and `mk_msgs`, judged by the providers'
 validators and by invariants (`corpus_check`). Documented refusals (`corpus_check.EXPECTED`, each with the provider rule
 that forces it) pass. What still fails is listed by class in `tests/corpus_open.json` with its count: the test fails

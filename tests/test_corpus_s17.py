@@ -233,3 +233,51 @@ def test_invalid_cases_say_why():
     f = dict(kind='raised', detail='InputError: whatever it says')
     assert cc.classify(f, 'openai', 'mk_msgs', inv[0]).startswith('expected:')
     assert not cc.classify(dict(kind='oracle', detail='StrictError: x'), 'openai', 'mk_msgs', inv[0]).startswith('expected:')
+
+# ---------------------------------------------------------------- the second round of sources (Google ADK, strands, agno)
+def test_gemini_tool_role_and_thought_calls():
+    """Google ADK's: a Content of role 'tool' holding function responses is the user's (like 'function'), and a call or a
+    response marked `thought: true` (Gemini 3 Flash's) is still a call and a response: paired, none dropped"""
+    for i in ('adk-litellm-tool-role-two-function-responses-with-ids', 'adk-contents-function-response-marked-thought',
+              'adk-contents-function-call-marked-thought-between-thoughts'):
+        c = case(i)
+        for api in cc.APIS:
+            got = [f for f in judged(c, api, 'mk_request')
+                   if not cc.classify(dict(kind=f[0], detail=f[1]), api, 'mk_request', c).startswith('expected')]
+            assert got == [], (i, api, got)
+
+def test_gemini_part_dumped_with_nones():
+    "A `Part` dumped with its `None`s (`model_dump()`) reads as the fields it has; one holding nothing stays refused"
+    h = [dict(role='user', parts=[dict(text='Hi', inline_data=None, file_data=None, function_call=None, thought=None)])]
+    r = msgkit.mk_msgs(h, 'anthropic')
+    assert r == [dict(role='user', content='Hi')] or r[0]['content'][0]['text'] == 'Hi'
+    with pytest.raises(ValueError, match='An empty Gemini part'):
+        msgkit.mk_msgs([dict(role='user', parts=[dict(text=None, inline_data=None)])], 'gemini')
+
+def test_gemini_file_without_mime_type():
+    "A Gemini file by URI whose `mime_type` is left out (optional in `FileData`): kept whole for Gemini, reported elsewhere"
+    fd = dict(file_data=dict(file_uri='gs://bucket/report'))
+    h = [dict(role='user', parts=[dict(text='Summarise'), fd])]
+    r = msgkit.mk_msgs(copy.deepcopy(h), 'gemini')
+    assert r[0]['parts'][1] == fd
+    oracle.check('gemini', r)
+    r, ls = losses(lambda: msgkit.mk_msgs(copy.deepcopy(h), 'anthropic'))
+    assert ls and oracle.check('anthropic', r) is not None
+
+def test_botocore_unknown_member_left_out():
+    "botocore's stand-in for a block it doesn't know (`SDK_UNKNOWN_MEMBER`) is left out and reported, not a refusal"
+    c = case('strands-bedrock-sdk-unknown-member-between-texts')
+    for api in cc.APIS:
+        h = [dict(role='user', content=[dict(text='Hi')])] + cc.history(c)  # (Converse's first turn a user's)
+        r, ls = losses(lambda: msgkit.mk_msgs(h, api))
+        assert any('SDK_UNKNOWN_MEMBER' in l['what'] for l in ls) and 'SDK_UNKNOWN_MEMBER' not in json.dumps(r, default=repr)
+
+def test_bedrock_message_of_a_dropped_point_goes():
+    "A user turn holding a cache point alone, left out (none first in a message): no empty message sent to Converse"
+    c = case('strands-bedrock-cachepoint-ttl-only-block')
+    with pytest.raises(ValueError, match='nothing of this history is left to send'): msgkit.mk_msgs(cc.history(c), 'bedrock')
+    h = [dict(role='user', content=[dict(text='Hi')]), dict(role='assistant', content=[dict(text='Yo')]),
+         dict(role='user', content=[dict(cachePoint=dict(type='default'))]), dict(role='user', content=[dict(text='Q')])]
+    r, ls = losses(lambda: msgkit.mk_msgs(h, 'bedrock'))
+    oracle.check('bedrock', r)
+    assert all(m['content'] for m in r) and ls

@@ -4,19 +4,12 @@ kept, clear errors.
 
 Defects are strict xfails, each marked NEW (the same test passes at 1770b35^) or PREDATING (it fails there too).
 The rest are the areas probed that held."""
-import base64, copy, json, warnings
+import base64, copy, json
 import pytest
 import msgkit
 import oracle
-from msgkit import LossWarning
 from shortways import out, general
-
-def run(f):
-    "`(result, losses)` of `f()`, the LossWarnings' losses collected"
-    with warnings.catch_warnings(record=True) as ws:
-        warnings.simplefilter('always')
-        r = f()
-    return r, [l for w in ws if issubclass(w.category, LossWarning) for l in w.message.losses]
+from test_corpus17_d import losses as run  # (`(result, losses)` of `f()`, the LossWarnings' losses collected)
 
 def msgs(h, api): return run(lambda: msgkit.mk_msgs(copy.deepcopy(h), api))
 

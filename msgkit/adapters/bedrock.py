@@ -337,12 +337,16 @@ def owns(self:BedrockAdapter, d): return len(d)==1 and fits(d, _bblock)
 @patch
 def reads(self:BedrockAdapter, d):
     "Its blocks, and a bare `toolUse` (as `block['toolUse']` gives it), which it reads as a call"
-    return ((len(d)==1 and next(iter(d)) in _blocks)
+    return ((len(d)==1 and next(iter(d)) in _blocks or 'SDK_UNKNOWN_MEMBER' in d)
             or ({'toolUseId','name','input'} <= set(d) <= {'toolUseId','name','input','type'}))
 
 @patch
 def parse_block(self:BedrockAdapter, d):
     if 'toolUseId' in d: d = dict(toolUse=d)
+    # botocore's stand-in for a block its service model doesn't know (`_handle_unknown_tagged_union_member`: "member
+    # unknown to client ... Please upgrade SDK"): its content is gone, and it can't be sent (smithy: "This value may
+    # not be deliberately sent"): no API's block, left out and reported
+    if 'SDK_UNKNOWN_MEMBER' in d: return opaque_part(None, d)
     (k,v), = d.items()
     if k=='text': return text_part(v)
     if k=='toolUse': return tool_call_part(v['toolUseId'], v['name'], v.get('input') or {})
@@ -458,7 +462,8 @@ def before_send(self:BedrockAdapter, msgs):
     def points(ms): return [o['cachePoint'] for m in ms if isinstance(c := m.get('content'), list) for o in c
                             if isinstance(o, dict) and 'cachePoint' in o]
     if cps := points(msgs):
-        msgs = [_place_points(m) for m in msgs]
+        # (a message that held a left-out point alone goes: Converse refuses one of no content)
+        msgs = [o for m in msgs if not (isinstance(c := (o := _place_points(m)).get('content'), list) and not c)]
         cps = points(msgs)
     if len(cps)>self.max_marks:
         raise InputError(f"api='bedrock' takes at most {self.max_marks} cache points; this history has {len(cps)}: "

@@ -67,12 +67,12 @@ class GeminiAdapter(Adapter):
         return p.get('text') if isinstance(p, dict) and len(p)==1 else None
     def split_msg(self, d):
         if 'parts' not in d or not isinstance(ps := d['parts'], list): return None
-        # a `Content` of role 'function' holding function responses alone (older Gemini REST examples; the OpenAI
-        # Agents SDK's any-llm test, which rewrites it to 'user' as google-genai's `Content.role` is "either 'user' or
-        # 'model'"): the user's
+        # a `Content` of role 'function' or 'tool' holding function responses alone (older Gemini REST examples; the
+        # OpenAI Agents SDK's any-llm test, which rewrites it to 'user' as google-genai's `Content.role` is "either
+        # 'user' or 'model'"; Google ADK's LiteLLM path builds 'tool' ones): the user's
         r = d.get('role', 'user')
         fr = lambda o: isinstance(o, dict) and ('function_response' in o or 'functionResponse' in o)
-        return ('user' if r=='function' and ps and all(map(fr, ps)) else r), ps
+        return ('user' if (r=='function' or r=='tool') and ps and all(map(fr, ps)) else r), ps
     limits = dict(image=(_max_inline,'b64'), audio=(_max_inline,'b64'), video=(_max_inline,'b64'),
                   document=(50*1024*1024,'raw'))
 
@@ -211,10 +211,13 @@ def _g(d, k):
 # %% ../../nbs/24_gemini.ipynb #4924ac9e
 @patch
 def parse_block(self:GeminiAdapter, d):
-    if _g(d, 'thought'): return thinking_part(d.get('text'), api='gemini', raw=d)
-    if 'text' in d: return text_part(d['text'])
+    # (a `Part` dumped with its `None`s, `model_dump()` without `exclude_none` as Google ADK's eval sets hold: the
+    # fields it has. A call or a response marked `thought` (Gemini 3 Flash's, Google ADK keeps them) is a call still)
+    if None in d.values(): d = {k:v for k,v in d.items() if v is not None}
     if 'name' in d and 'args' in d: d = dict(function_call=d)
     if fc := _g(d, 'function_call'): return tool_call_part(fc.get('id'), fc['name'], fc.get('args') or {})
+    if _g(d, 'thought') and not _g(d, 'function_response'): return thinking_part(d.get('text'), api='gemini', raw=d)
+    if 'text' in d: return text_part(d['text'])
     if fr := _g(d, 'function_response'):
         r = fr.get('response') or {}
         out = r.get('error', r.get('output', r))
@@ -229,7 +232,8 @@ def parse_block(self:GeminiAdapter, d):
     if fd:
         u,mt = fd.get('file_uri') or fd.get('fileUri'),fd.get('mime_type') or fd.get('mimeType')
         mt = _std_mt.get(mt, mt) or url_type(u)
-        if u.startswith(self.file_refs): return provider_file(u, mt, api='gemini')
+        # (its media type left out, which `FileData.mime_type` may be: Gemini's own file, kept whole for Gemini)
+        if u.startswith(self.file_refs): return provider_file(u, mt, api='gemini') if mt else opaque_part('gemini', d)
         return media_url(u, mt=mt)
     if not any(v is not None for k,v in d.items() if k not in ('thought_signature','thoughtSignature')):
         raise InputError(f"An empty Gemini part: {d}")
