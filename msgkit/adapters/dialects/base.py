@@ -96,7 +96,11 @@ def owns(self:Dialect, d):
 
 @patch
 def fits_item(self:Dialect, d):
-    "Is history item `d` in the server's form, each block's media one it takes?"
+    "Is history item `d` in the server's form, each block's media one it takes, no reasoning entry empty?"
+    # (an OpenRouter encrypted entry without its `data`, as a gateway recorded one: OpenRouter's schema refuses it,
+    # and it holds nothing; read and rendered, it is left out, reported)
+    empty = lambda e: isinstance(e, dict) and e.get('type')=='reasoning.encrypted' and not e.get('data')
+    if isinstance(rd := d.get('reasoning_details'), list) and any(map(empty, rd)): return False
     return Adapter.fits_item(self, d) and all(self.owns(o) for o in d['content'] if isinstance(o, dict)) \
         if isinstance(d.get('content'), list) else Adapter.fits_item(self, d)
 
@@ -134,7 +138,10 @@ def reasoning(self:Dialect, p, reasoning_field=None, **kw):
         raise InputError(f"api={self.name!r} takes reasoning_field {', '.join(map(repr, ok)) or 'False'} "
                          f"(or False: none), not {f!r}")
     if f is None: return None
-    usable = p.get('detail') if f=='reasoning_details' else None
+    # (an OpenRouter entry as it came: not an encrypted one without its `data`, which OpenRouter's own schema refuses
+    # and which holds nothing: left out, reported)
+    d = p.get('detail') if f=='reasoning_details' else None
+    usable = d if d and not (d.get('type')=='reasoning.encrypted' and not d.get('data')) else None
     return {'_reasoning':(f, p)} if usable or p.get('text') else None
 
 def detail_entry(p, i:int)->dict:
