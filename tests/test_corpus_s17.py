@@ -12,6 +12,7 @@ from test_corpus17_d import case, losses, judged  # (a case by id, the losses of
 
 Q = dict(role='user', content="What's the weather?")
 CALL = dict(type='function_call', call_id='call_1', name='get_weather', arguments='{"city": "Paris"}')
+FCO = dict(type='function_call_output', call_id='call_1', output='20C')
 
 # ---------------------------------------------------------------- the oracle's new rules, each made to fail
 @pytest.mark.parametrize('item,prefix', [
@@ -36,7 +37,8 @@ def test_oracle_item_id_chars():
 def test_oracle_chat_id_max():
     "Chat's tool_calls[].id: \"Expected a string with maximum length 40\" (agno-agi/agno#5382); msgkit's are within"
     i = 'chatcmpl-tool-' + 'a' * 32  # vLLM's 46 characters
-    h = [Q, dict(role='assistant', content=None, tool_calls=[dict(id=i, type='function', function=dict(name='f', arguments='{}'))]),
+    fn = dict(name='f', arguments='{}')
+    h = [Q, dict(role='assistant', content=None, tool_calls=[dict(id=i, type='function', function=fn)]),
          dict(role='tool', tool_call_id=i, content='ok')]
     with pytest.raises(AssertionError, match='too long'): oracle.check('openai_chat', h)
     r, ls = losses(lambda: msgkit.mk_msgs(h, 'openai_chat'))
@@ -67,10 +69,13 @@ def test_output_items_are_items_not_responses():
 def test_compacted_response_read():
     "`responses.compact`'s `CompactedResponse` (object 'response.compaction') goes back as its output items"
     from openai.types.responses import CompactedResponse
-    cr = CompactedResponse.model_validate(dict(id='resp_1', object='response.compaction', created_at=1, usage=dict(
-        input_tokens=1, output_tokens=1, total_tokens=2, input_tokens_details=dict(cached_tokens=0, cache_write_tokens=0),
-        output_tokens_details=dict(reasoning_tokens=0)), output=[dict(type='message', id='msg_1', role='assistant', status='completed',
-        content=[dict(type='output_text', text='Hi', annotations=[])]), dict(type='compaction', id='cmp_1', encrypted_content='gAAA')]))
+    usage = dict(input_tokens=1, output_tokens=1, total_tokens=2, output_tokens_details=dict(reasoning_tokens=0),
+                 input_tokens_details=dict(cached_tokens=0, cache_write_tokens=0))
+    out = [dict(type='message', id='msg_1', role='assistant', status='completed',
+                content=[dict(type='output_text', text='Hi', annotations=[])]),
+           dict(type='compaction', id='cmp_1', encrypted_content='gAAA')]
+    cr = dict(id='resp_1', object='response.compaction', created_at=1, usage=usage, output=out)
+    cr = CompactedResponse.model_validate(cr)
     r = msgkit.mk_msgs([cr, 'And now?'], 'openai')
     assert [o.get('type') for o in r[:2]] == ['message', 'compaction'] and r[-1]['content'] == 'And now?'
     oracle.check('openai', r)
@@ -89,20 +94,21 @@ def test_foreign_call_id_dropped():
     r, ls = losses(lambda: msgkit.mk_msgs(cc.history(c), 'openai'))
     assert [o.get('id') for o in r if o.get('type') == 'function_call'] == [None, None] and not ls
     oracle.check('openai', r)
-    kept = msgkit.mk_msgs([Q, dict(CALL, id='fc_1'), dict(type='function_call_output', call_id='call_1', output='20C')], 'openai')
+    kept = msgkit.mk_msgs([Q, dict(CALL, id='fc_1'), FCO], 'openai')
     assert kept[1]['id'] == 'fc_1'
 
 def test_reasoning_items_as_the_api_takes_them():
-    "A reasoning item's foreign fields (`provider_data`) and `None`s go; one whose id is not OpenAI's is left out, reported"
-    rs = dict(type='reasoning', id='rs_1', summary=[dict(type='summary_text', text='Thinking')], encrypted_content='gAAA',
-              content=None, status=None, provider_data=dict(model='gpt-5'))
-    r = msgkit.mk_msgs([Q, rs, dict(CALL, id='fc_1'), dict(type='function_call_output', call_id='call_1', output='20C')], 'openai')
-    assert r[1] == dict(type='reasoning', id='rs_1', summary=[dict(type='summary_text', text='Thinking')], encrypted_content='gAAA')
+    "A reasoning item's foreign fields (`provider_data`) and `None`s go; one not OpenAI's (its id) is left out, told"
+    sm = [dict(type='summary_text', text='Thinking')]
+    rs = dict(type='reasoning', id='rs_1', summary=sm, encrypted_content='gAAA', content=None, status=None,
+              provider_data=dict(model='gpt-5'))
+    r = msgkit.mk_msgs([Q, rs, dict(CALL, id='fc_1'), FCO], 'openai')
+    assert r[1] == dict(type='reasoning', id='rs_1', summary=sm, encrypted_content='gAAA')
     oracle.check('openai', r)
     fake = dict(rs, id='__fake_id__')
-    r, ls = losses(lambda: msgkit.mk_msgs([Q, fake, dict(CALL, id='fc_1'), dict(type='function_call_output', call_id='call_1',
-                                                                                  output='20C')], 'openai'))
-    assert [o.get('type') for o in r] == [None, 'function_call', 'function_call_output'] and any('reasoning' in l['what'] for l in ls)
+    r, ls = losses(lambda: msgkit.mk_msgs([Q, fake, dict(CALL, id='fc_1'), FCO], 'openai'))
+    assert [o.get('type') for o in r] == [None, 'function_call', 'function_call_output']
+    assert any('reasoning' in l['what'] for l in ls)
     oracle.check('openai', r)
     for i in ('oa-agents-ds-reasoning-none-fields-deepseek', 'oa-agents-rh-reasoning-text-with-signature',
               'pai-openai-test_deepseek_responses-test_deepseek_responses[function_tool]-req'):
@@ -143,8 +149,8 @@ def test_chat_blocks_refused_clearly(block, msg):
     with pytest.raises(ValueError, match=msg): msgkit.mk_msgs([dict(role='user', content=[block])], 'anthropic')
 
 def test_chat_empty_assistant_kept():
-    """Chat takes an assistant message of `''` (vercel/ai sends it on purpose; api.openai.com answered simonw/llm's 200):
-    sent back to Chat it stays, as Responses keeps it; an API that takes none leaves it out, as before"""
+    """Chat takes an assistant message of `''` (vercel/ai sends it on purpose; api.openai.com answered simonw/llm's
+    200): sent back to Chat it stays, as Responses keeps it; an API that takes none leaves it out, as before"""
     h = [dict(role='user', content='hi'), dict(role='assistant', content=''), dict(role='user', content='again')]
     r = msgkit.mk_msgs(copy.deepcopy(h), 'openai_chat')
     assert r == h
@@ -163,11 +169,12 @@ def test_file_id_beside_its_bytes_reported():
 SIG = base64.b64encode(b'\x12\x34signature-bytes').decode()
 
 def _chat_call(i, name, extra=None):
-    return dict(id=i, type='function', function=dict(name=name, arguments='{"a": 2}'), **({'extra_content': extra} if extra else {}))
+    ex = {'extra_content': extra} if extra else {}
+    return dict(id=i, type='function', function=dict(name=name, arguments='{"a": 2}'), **ex)
 
 def test_chat_extra_content_signature_to_gemini():
-    """Gemini's OpenAI endpoint's `extra_content.google.thought_signature` goes on Gemini's `function_call` part: "pass it
-    back exactly as received" (https://ai.google.dev/gemini-api/docs/thought-signatures); no stand-in then"""
+    """Gemini's OpenAI endpoint's `extra_content.google.thought_signature` goes on Gemini's `function_call` part:
+    "pass it back exactly as received" (https://ai.google.dev/gemini-api/docs/thought-signatures); no stand-in then"""
     h = [dict(role='user', content='Add'), dict(role='assistant', content=None, tool_calls=[
         _chat_call('c1', 'add', dict(google=dict(thought_signature=SIG))), _chat_call('c2', 'mul')]),
          dict(role='tool', tool_call_id='c1', content='4'), dict(role='tool', tool_call_id='c2', content='4')]
@@ -180,8 +187,8 @@ def test_chat_extra_content_signature_to_gemini():
     assert judged(case('oa-agents-gs-chat-two-calls-extra-content-signatures'), 'gemini', 'mk_request') == []
 
 def test_openrouter_gemini_signature_to_gemini():
-    """OpenRouter's Gemini signature (`reasoning_details` entry of format google-gemini-v1, `id` the call's) goes on that
-    call for Gemini, not reported lost; kept whole for OpenRouter"""
+    """OpenRouter's Gemini signature (`reasoning_details` entry of format google-gemini-v1, `id` the call's) goes on
+    that call for Gemini, not reported lost; kept whole for OpenRouter"""
     d = dict(type='reasoning.encrypted', format='google-gemini-v1', id='c1', data=SIG, index=0)
     h = [dict(role='user', content='Add'), dict(role='assistant', content=None, tool_calls=[_chat_call('c1', 'add'),
          _chat_call('c2', 'mul')], reasoning_details=[d]), dict(role='tool', tool_call_id='c1', content='4'),
@@ -232,12 +239,13 @@ def test_invalid_cases_say_why():
     assert len(inv) >= 15 and all(len(c['invalid']) > 30 for c in inv)
     f = dict(kind='raised', detail='InputError: whatever it says')
     assert cc.classify(f, 'openai', 'mk_msgs', inv[0]).startswith('expected:')
-    assert not cc.classify(dict(kind='oracle', detail='StrictError: x'), 'openai', 'mk_msgs', inv[0]).startswith('expected:')
+    f = dict(kind='oracle', detail='StrictError: x')
+    assert not cc.classify(f, 'openai', 'mk_msgs', inv[0]).startswith('expected:')
 
-# ---------------------------------------------------------------- the second round of sources (Google ADK, strands, agno)
+# ---------------------------------------------------------------- the second round (Google ADK, strands, agno)
 def test_gemini_tool_role_and_thought_calls():
-    """Google ADK's: a Content of role 'tool' holding function responses is the user's (like 'function'), and a call or a
-    response marked `thought: true` (Gemini 3 Flash's) is still a call and a response: paired, none dropped"""
+    """Google ADK's: a Content of role 'tool' holding function responses is the user's (like 'function'), and a call
+    or a response marked `thought: true` (Gemini 3 Flash's) is still a call and a response: paired, none dropped"""
     for i in ('adk-litellm-tool-role-two-function-responses-with-ids', 'adk-contents-function-response-marked-thought',
               'adk-contents-function-call-marked-thought-between-thoughts'):
         c = case(i)
@@ -255,7 +263,7 @@ def test_gemini_part_dumped_with_nones():
         msgkit.mk_msgs([dict(role='user', parts=[dict(text=None, inline_data=None)])], 'gemini')
 
 def test_gemini_file_without_mime_type():
-    "A Gemini file by URI whose `mime_type` is left out (optional in `FileData`): kept whole for Gemini, reported elsewhere"
+    "A Gemini file by URI without its `mime_type` (optional in `FileData`): kept whole for Gemini, reported elsewhere"
     fd = dict(file_data=dict(file_uri='gs://bucket/report'))
     h = [dict(role='user', parts=[dict(text='Summarise'), fd])]
     r = msgkit.mk_msgs(copy.deepcopy(h), 'gemini')
@@ -270,21 +278,24 @@ def test_botocore_unknown_member_left_out():
     for api in cc.APIS:
         h = [dict(role='user', content=[dict(text='Hi')])] + cc.history(c)  # (Converse's first turn a user's)
         r, ls = losses(lambda: msgkit.mk_msgs(h, api))
-        assert any('SDK_UNKNOWN_MEMBER' in l['what'] for l in ls) and 'SDK_UNKNOWN_MEMBER' not in json.dumps(r, default=repr)
+        assert any('SDK_UNKNOWN_MEMBER' in l['what'] for l in ls)
+        assert 'SDK_UNKNOWN_MEMBER' not in json.dumps(r, default=repr)
 
 def test_bedrock_message_of_a_dropped_point_goes():
     "A user turn holding a cache point alone, left out (none first in a message): no empty message sent to Converse"
     c = case('strands-bedrock-cachepoint-ttl-only-block')
-    with pytest.raises(ValueError, match='nothing of this history is left to send'): msgkit.mk_msgs(cc.history(c), 'bedrock')
+    with pytest.raises(ValueError, match='nothing of this history is left to send'):
+        msgkit.mk_msgs(cc.history(c), 'bedrock')
     h = [dict(role='user', content=[dict(text='Hi')]), dict(role='assistant', content=[dict(text='Yo')]),
-         dict(role='user', content=[dict(cachePoint=dict(type='default'))]), dict(role='user', content=[dict(text='Q')])]
+         dict(role='user', content=[dict(cachePoint=dict(type='default'))]),
+         dict(role='user', content=[dict(text='Q')])]
     r, ls = losses(lambda: msgkit.mk_msgs(h, 'bedrock'))
     oracle.check('bedrock', r)
     assert all(m['content'] for m in r) and ls
 
 def test_openrouter_empty_encrypted_entry_left_out():
-    """An OpenRouter encrypted reasoning entry without its `data` (a gateway's recorded body): OpenRouter's schema refuses
-    it and it holds nothing; left out, reported, the rest of `reasoning_details` kept as it came"""
+    """An OpenRouter encrypted reasoning entry without its `data` (a gateway's recorded body): OpenRouter's schema
+    refuses it and it holds nothing; left out, reported, the rest of `reasoning_details` kept as it came"""
     import sys, os
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), 'dialects'))
     import checks
@@ -294,6 +305,7 @@ def test_openrouter_empty_encrypted_entry_left_out():
     assert rd == [c['msgs'][2]['reasoning_details'][0]] and ls
     checks.artefact('openrouter', r)
     # (the 40 characters of a Chat call's id are OpenAI's own service's: a compatible server's body is judged without)
-    h = [Q, dict(role='assistant', content=None, tool_calls=[dict(id='x' * 46, type='function', function=dict(name='f', arguments='{}'))]),
+    fn = dict(name='f', arguments='{}')
+    h = [Q, dict(role='assistant', content=None, tool_calls=[dict(id='x' * 46, type='function', function=fn)]),
          dict(role='tool', tool_call_id='x' * 46, content='ok')]
     oracle.RULES['openai_chat'](h, id_max=None)
