@@ -66,8 +66,11 @@ def read_history(
             try: ts = [] if isinstance(o, list) and not o else read_item(o, role, ad)
             finally: reset_where(tok)
             for t in ts: t.setdefault('at', i)
-        # each item takes a turn; one that brought its own role (a response, tool results) decides who is next
-        role = 'assistant' if (ts[-1]['role'] if ts else role)=='user' else 'user'
+        # each item takes a turn; one that brought its own role (a response, tool results) decides who is next, one
+        # left out for holding nothing too (an empty assistant message: the bare text after it is the user's)
+        if ts: r = ts[-1]['role']
+        else: r = neutral_role(o['role']) if type(o) is dict and type(o.get('role')) is str else role
+        role = 'assistant' if r=='user' else 'user'
         out += ts
     return History(out)  # shows as a conversation in Jupyter; still a plain list
 

@@ -94,8 +94,7 @@ def test_empty_assistant_not_sent_to_dialects_that_refuse_it(api):
 # there, so the bare string after an assistant message becomes the assistant's: the user's words sent as the model's,
 # silently. The docstring: "items without a role of their own alternate with the one before". (The commit fixed the
 # `''` case for Chat targets only, by keeping the message.)
-@pytest.mark.xfail(strict=True, reason="PREDATING: a bare string after a dropped empty assistant message is read as "
-                                       "the assistant's")
+# found by review s17, fixed in session 17 (was a strict xfail, PREDATING)
 @pytest.mark.parametrize('h,api', [
     ([dict(role='assistant', content=[]), 'hi'], 'anthropic'),
     ([dict(role='system', content='S'), dict(role='assistant', content=None), 'hi'], 'openai_chat'),
