@@ -18,6 +18,7 @@ from ..losses import lose
 from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
+from ..readers.compat import SKIP_SIG
 
 # %% ../../nbs/24_gemini.ipynb #2ddad0d5
 _img_mts = {'image/png','image/jpeg','image/webp','image/heic','image/heif'}
@@ -39,7 +40,7 @@ _part_keys = {'text','inline_data','file_data','function_call','function_respons
 _gpart = S(*_part_keys)
 _gmsg = S(role=OneOf('user','model'), parts=[_gpart], _need=('parts',))
 # Google's documented stand-in signature, for calls Gemini did not make
-_skip_sig = b'skip_thought_signature_validator'
+_skip_sig = SKIP_SIG.encode()  # (`readers.compat`'s: the Chat forms carry it too)
 
 # %% ../../nbs/24_gemini.ipynb #02aeeb23
 @register

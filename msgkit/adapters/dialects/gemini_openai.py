@@ -17,9 +17,10 @@ from ..base import *
 from ..openai import IMG_MTS
 from .base import *
 from ...codec import b64
+from ...readers.compat import SKIP_SIG
 
 # %% ../../../nbs/27_dialects/12_gemini_openai.ipynb #85969683
-_skip = 'skip_thought_signature_validator'  # Google's documented stand-in, for calls Gemini did not make
+_skip = SKIP_SIG  # Google's documented stand-in, for calls Gemini did not make (`readers.compat`'s)
 
 @register
 class GeminiOpenAIAdapter(Dialect):
