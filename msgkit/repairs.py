@@ -9,6 +9,7 @@ __all__ = ['where_of', 'pair_ids', 'unique_ids', 'tool_groups', 'results_first',
 
 # %% ../nbs/10_repairs.ipynb #c74d695a
 import re
+from itertools import accumulate, groupby
 from .errors import *
 from .parts import *
 from .losses import lose
@@ -30,7 +31,8 @@ def _chk_id(p):
 
 def pair_ids(turns:list, needs_ids=True, history=True)->list:
     "Turns whose tool results carry their call's name, and (if `needs_ids`) whose id-less calls and results share ids"
-    names,pending,seen,out = {},{},{},[]
+    # (`names`: id -> its calls' names not yet answered, in order (a history may repeat an id); `done`: the last's)
+    names,done,pending,seen,out = {},{},{},{},[]
     for t in turns:
         ps,edited = [],False  # (a turn none of whose parts changed goes on as it is)
         for p in t['parts']:
@@ -40,20 +42,22 @@ def pair_ids(turns:list, needs_ids=True, history=True)->list:
             if isinstance(p.get('id'), _odd) or isinstance(p.get('name'), _odd): _chk_id(p)
             if typ=='tool_call':
                 if p['id'] is None and needs_ids: p,edited = edit_part(p, id=next_call_id(seen, p.name, p.args)),True
-                names[p['id']] = p['name']
+                names.setdefault(p['id'], []).append(p['name'])
                 pending.setdefault(p['name'], []).append(p['id'])
             else:
                 i = p['id']
+                if ns := names.get(i):  # (its oldest call still open, or the one its own name names)
+                    done[i] = ns.pop(ns.index(n) if (n := p.get('name')) in ns else 0)
                 # the call's name, derived: the block it came as still says what it said
-                if not p.get('name') and i in names: p,edited = Part({**p, 'name':names[i]}),edited or 'name'
+                if not p.get('name') and (nm := done.get(i)) is not None:
+                    p,edited = Part({**p, 'name':nm}),edited or 'name'
                 # a call answered by its id awaits no id-less result (Gemini's, later in a mixed history)
-                if i is not None and i in (q := pending.get(names.get(i), [])): q.remove(i)
+                if i is not None and i in (q := pending.get(done.get(i), [])): q.remove(i)
                 if i is None:  # #17E1: Gemini's too (it pairs by name, and needs one)
                     # a result that names no tool either answers the oldest call still open (Ollama's, by position)
                     q = pending.get(p.name) if p.name is not None else next((v for v in pending.values() if v), None)
                     # #17E1: no API takes a result without its call (OpenAI: "messages with role 'tool' must be a
-                    # response to a preceding message with 'tool_calls'"; Gemini's, by name, needs the name): lisette's
-                    # `{'role':'tool','content':...}` after the assistant's words goes as the user's text, reported
+                    # response to a preceding message with 'tool_calls'"): lisette's bare tool message goes as user text
                     if not q and needs_ids and not history: raise InputError(f"A result for tool {p.name!r} has no "
                         "call id and no call before it: pass the call to mk_toolres")  # one message: its call elsewhere
                     if not q and (needs_ids or p.name is None):
@@ -112,13 +116,8 @@ def _side(t): return t['role'] if t['role'] in ('user','assistant') else 'system
 
 def _runs(turns):
     "`(start, end)` of each run of consecutive turns of one side"
-    runs,i,sides = [],0,[_side(t) for t in turns]
-    while i<len(turns):
-        j = i
-        while j<len(turns) and sides[j]==sides[i]: j += 1
-        runs.append((i, j))
-        i = j
-    return runs
+    ends = list(accumulate(len(list(g)) for _,g in groupby(map(_side, turns))))
+    return list(zip([0]+ends[:-1], ends))
 
 def _parts_of(turns, a, b, typ):
     return [(i,j,p) for i in range(a,b) for j,p in enumerate(turns[i]['parts']) if p['type']==typ]

@@ -136,7 +136,7 @@ def test_chat_call_signature_loss_reported(api):
 
 # PREDATING. The reverse: a Gemini `function_call` part's signature IS carried to gemini_openai (`extra_content`), yet
 # reported lost ("thought_signature of a tool_call block ... api='gemini_openai' has no such field").
-@pytest.mark.xfail(strict=True, reason="PREDATING: a Gemini call's signature carried to gemini_openai is reported lost")
+# found by review s17, fixed in session 18 (was a strict xfail, PREDATING)
 def test_gemini_signature_to_gemini_openai_not_reported():
     h = [dict(role='user', parts=[dict(text='hi')]),
          dict(role='model', parts=[dict(function_call=dict(id='c1', name='f', args={}), thought_signature=base64.b64decode(SIG))]),
@@ -178,7 +178,7 @@ def test_custom_tool_call_output_item_to_openai():
 
 # PREDATING. A call signature as bytes (which `call_sig` takes) in a Chat call, sent to gemini_openai: the message is
 # the target's own form and goes as it came, bytes and all, so the body is not JSON (`fix_block`'s b64 is not reached).
-@pytest.mark.xfail(strict=True, reason="PREDATING: a bytes signature in a Chat call reaches gemini_openai's body as bytes")
+# found by review s17, fixed in session 18 (was a strict xfail, PREDATING)
 def test_bytes_signature_gemini_openai_body_is_json():
     h = [Q, dict(role='assistant', content=None, tool_calls=[call('c1', ex=gsig(base64.b64decode(SIG)))]), tool('c1')]
     r = msgkit.mk_request(copy.deepcopy(h), 'gemini_openai', model='m')
@@ -187,7 +187,7 @@ def test_bytes_signature_gemini_openai_body_is_json():
 
 # PREDATING. With a repeated call id, Gemini's first function_response (paired with the first call, 'f') is named
 # after the second call ('g').
-@pytest.mark.xfail(strict=True, reason="PREDATING: repeated call ids: Gemini's function_response takes the other call's name")
+# found by review s17, fixed in session 18 (was a strict xfail, PREDATING)
 def test_repeated_call_id_gemini_response_names():
     h = [Q, dict(role='assistant', content=None, tool_calls=[call('c1', 'f'), call('c1', 'g')]), tool('c1', '1'), tool('c1', '2')]
     r, _ = msgs(h, 'gemini')

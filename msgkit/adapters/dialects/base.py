@@ -365,8 +365,12 @@ def parse_item(self:Dialect, d):
     # (a call whose arguments glued several objects is read as several calls: each its own, none keeping a dict)
     if len(cs)!=sum(p.type=='tool_call' and bool(p.id) for p in ps): return role, th + ps
     calls = iter(cs)
-    keep = lambda p, o: with_fields(p, native=o, **({'extras':ex} if (ex := sorted(set(o)-{'id','type','function'}))
-                                                    else {}))
+    # (its other keys are extras, reported where a target has no field for them; `extra_content` that holds the
+    # call's signature alone is not: the part carries it (`signature`, `call_sig`), reported where a target takes none)
+    sig = lambda p, o: {'extra_content'} if p.get('signature') and o.get('extra_content')=={
+        'google':{'thought_signature':p.signature}} else set()
+    keep = lambda p, o: with_fields(p, native=o, **({'extras':ex} if (ex := sorted(set(o)-{'id','type','function'}
+                                                                                    - sig(p, o))) else {}))
     return role, th + [keep(p, next(calls)) if p.type=='tool_call' and p.id else p for p in ps]
 
 # %% ../../../nbs/26_dialects.ipynb #d34a0031

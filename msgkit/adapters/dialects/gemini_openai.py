@@ -27,6 +27,7 @@ class GeminiOpenAIAdapter(Dialect):
     "Gemini's OpenAI endpoint (generativelanguage.googleapis.com): thought signatures back on calls, Gemini schemas"
     name,base_url,key_env = 'gemini_openai','https://generativelanguage.googleapis.com/v1beta/openai','GEMINI_API_KEY'
     call_keys,max_field,call_sigs = ('extra_content',),'max_completion_tokens',True
+    call_extras = ('thought_signature','thoughtSignature')  # (a Gemini call's, carried in `extra_content`: `fix_block`)
     efforts = ('none','minimal','low','medium','high')
     media_types = dict(image=IMG_MTS, audio={'audio/wav','audio/mpeg'}, document=set(text_mts))
     fields = tuple('''frequency_penalty logprobs max_completion_tokens max_tokens n presence_penalty reasoning_effort
@@ -43,6 +44,22 @@ def fix_block(self:GeminiOpenAIAdapter, b, p):
     sig = sig or (p.get('signature') if p.type=='tool_call' else None)  # (one a Chat call carried: `call_sig`)
     if not sig: return Dialect.fix_block(self, b, p)
     return {**b, 'extra_content':dict(google=dict(thought_signature=sig if isinstance(sig, str) else b64(sig)))}
+
+def _sig_text(c)->bool:
+    "Is call `c`'s `extra_content` absent, or Google's with its thought signature as text (base64), as JSON holds it?"
+    if (e := c.get('extra_content')) is None: return True
+    g = e.get('google') if isinstance(e, dict) else None
+    return isinstance(g, dict) and isinstance(g.get('thought_signature', ''), str)
+
+@patch
+def owns(self:GeminiOpenAIAdapter, d):
+    "A block in the endpoint's form; a call's signature as text (`_sig_text`)"
+    return Dialect.owns(self, d) and (d.get('type')!='function' or _sig_text(d))
+
+@patch
+def fits_item(self:GeminiOpenAIAdapter, d):
+    "In the endpoint's form, each call's signature text: one as bytes (which `call_sig` reads) goes the general way"
+    return Dialect.fits_item(self, d) and all(_sig_text(c) for c in d.get('tool_calls') or () if isinstance(c, dict))
 
 @patch
 def fix_msgs(self:GeminiOpenAIAdapter, msgs):

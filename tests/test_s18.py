@@ -1,0 +1,106 @@
+"""Session 18: the three defects review s17 left as strict xfails, each class checked beyond its example.
+
+- A call's thought signature that the target carries on its own call is not reported lost (Gemini's `function_call`
+  part, a LangChain call's `function_call_signature`, to `gemini_openai`), and still is where the target takes none.
+- A Chat call's signature held as bytes goes to `gemini_openai` as base64 text (the body is JSON), as Gemini's own
+  `function_call` signature does.
+- A call id some history repeats: each result takes the name of the call it answers (the oldest still open, or the one
+  its own name names), in one turn or across turns; Gemini's `function_response.name` is checked against its call's."""
+import base64, copy, json, sys
+from pathlib import Path
+import pytest
+import msgkit
+import oracle
+from test_corpus17_d import losses as run
+sys.path.insert(0, str(Path(__file__).parent/'dialects'))
+import checks  # (each dialect's server artefact and rules: `test_dialects`)
+
+def gem_check(h):
+    "The wire body msgkit makes of `h` for gemini_openai, checked by the endpoint's artefact and rules"
+    checks.check('gemini_openai', msgkit.mk_request(copy.deepcopy(h), 'gemini_openai', model='gemini-3-flash-preview', wire=True))
+
+SIG = base64.b64encode(b'\x12\x34signature-bytes').decode()
+Q = dict(role='user', content='hi')
+def call(i, name='f', ex=None, args='{"a": 1}'):
+    return dict(id=i, type='function', function=dict(name=name, arguments=args), **({'extra_content': ex} if ex else {}))
+def gsig(s): return dict(google=dict(thought_signature=s))
+def tool(i, c='1'): return dict(role='tool', tool_call_id=i, content=c)
+def msgs(h, api): return run(lambda: msgkit.mk_msgs(copy.deepcopy(h), api))
+GEM = [dict(role='user', parts=[dict(text='hi')]),
+       dict(role='model', parts=[dict(function_call=dict(id='c1', name='f', args={}), thought_signature=base64.b64decode(SIG))]),
+       dict(role='user', parts=[dict(function_response=dict(id='c1', name='f', response=dict(output='1')))])]
+
+def test_gemini_signature_carried_not_reported():
+    r, ls = msgs(GEM, 'gemini_openai')
+    assert r[1]['tool_calls'][0]['extra_content'] == gsig(SIG) and not ls, ls
+    gem_check(GEM)
+
+@pytest.mark.parametrize('api', ['openai_chat', 'anthropic', 'openrouter'])
+def test_gemini_signature_still_reported_where_not_taken(api):
+    r, ls = msgs(GEM, api)
+    assert any('thought_signature' in l['what'] or 'signature' in l['what'] for l in ls), ls
+    assert 'extra_content' not in json.dumps(r, default=str)
+
+def test_gemini_text_signature_reported_to_gemini_openai():
+    "A signature on a text part (not a call) has no place in gemini_openai: still reported"
+    h = [GEM[0], dict(role='model', parts=[dict(text='thinking done', thought_signature=base64.b64decode(SIG))]), dict(role='user', parts=[dict(text='ok')])]
+    _, ls = msgs(h, 'gemini_openai')
+    assert any('thought_signature' in l['what'] for l in ls), ls
+
+def test_langchain_signature_to_gemini_openai():
+    "LangChain's `function_call_signature` block (langchain-google-genai) is carried to gemini_openai, not reported"
+    pytest.importorskip('langchain_core')
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+    ai = AIMessage(content=[dict(type='function_call_signature', signature=SIG, index=0)],
+                   tool_calls=[dict(id='c1', name='f', args={'a': 1})])
+    h = [HumanMessage('hi'), ai, ToolMessage('1', tool_call_id='c1')]
+    r, ls = run(lambda: msgkit.mk_msgs(h, 'gemini_openai'))
+    assert r[1]['tool_calls'][0]['extra_content'] == gsig(SIG), r[1]
+    assert not [l for l in ls if 'signature' in l['what']], ls
+
+@pytest.mark.parametrize('how', ['mk_msgs', 'mk_request'])
+def test_bytes_signature_to_gemini_openai_is_text(how):
+    h = [Q, dict(role='assistant', content=None, tool_calls=[call('c1', ex=gsig(base64.b64decode(SIG)))]), tool('c1')]
+    f = (lambda: msgkit.mk_msgs(copy.deepcopy(h), 'gemini_openai')) if how=='mk_msgs' else \
+        (lambda: msgkit.mk_request(copy.deepcopy(h), 'gemini_openai', model='m')['messages'])
+    r, ls = run(f)
+    json.dumps(r)  # (the body is JSON: no bytes in it)
+    assert r[1]['tool_calls'][0]['extra_content'] == gsig(SIG) and not ls, ls
+    gem_check(h)
+
+def test_text_signature_chat_call_goes_as_it_came():
+    "The same call with its signature as text is the endpoint's own form: it goes back byte for byte"
+    h = [Q, dict(role='assistant', content=None, tool_calls=[call('c1', ex=gsig(SIG))]), tool('c1')]
+    r, ls = msgs(h, 'gemini_openai')
+    assert [dict(m) for m in r] == h and not ls
+
+def _pairs(r):
+    calls = [(p['function_call']['id'], p['function_call']['name']) for m in r for p in m['parts'] if 'function_call' in p]
+    resps = [(p['function_response']['id'], p['function_response']['name']) for m in r for p in m['parts'] if 'function_response' in p]
+    return calls, resps
+
+def test_repeated_id_in_one_turn_gemini():
+    h = [Q, dict(role='assistant', content=None, tool_calls=[call('c1', 'f'), call('c1', 'g')]), tool('c1', '1'), tool('c1', '2')]
+    r, _ = msgs(h, 'gemini')
+    calls, resps = _pairs(r)
+    assert [n for _, n in calls] == ['f', 'g'] and calls == resps, (calls, resps)
+    oracle.check('gemini', r)
+
+def test_id_reused_across_turns_gemini():
+    "Servers that number calls per turn (`call_0` each time): each turn's result takes its own turn's call's name"
+    h = [Q, dict(role='assistant', content=None, tool_calls=[call('call_0', 'f')]), tool('call_0', '1'),
+         dict(role='assistant', content=None, tool_calls=[call('call_0', 'g')]), tool('call_0', '2')]
+    r, _ = msgs(h, 'gemini')
+    calls, resps = _pairs(r)
+    assert [n for _, n in resps] == ['f', 'g'], resps
+    oracle.check('gemini', r)
+
+def test_repeated_id_results_named_out_of_order():
+    "Results that name their tools, in the other order: each keeps the name it gives (Anthropic blocks read, to Gemini)"
+    h = [dict(role='user', content='hi'),
+         dict(role='assistant', content=[dict(type='tool_use', id='t1', name='f', input={}), dict(type='tool_use', id='t2', name='g', input={})]),
+         dict(role='user', content=[dict(type='tool_result', tool_use_id='t2', content='2'), dict(type='tool_result', tool_use_id='t1', content='1')])]
+    r, _ = msgs(h, 'gemini')
+    calls, resps = _pairs(r)
+    assert sorted(calls) == sorted(resps), (calls, resps)
+    oracle.check('gemini', r)
