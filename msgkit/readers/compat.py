@@ -13,13 +13,47 @@ from ..mediapart import *
 from ..losses import lose
 from ..registry import reader, Reader, neutral_role
 from ..history import *
+from pathlib import Path
 
 # %% ../../nbs/12_compat.ipynb #6e341844
 _roles = ('system','developer','user','assistant','tool','function')
-_extras = {'reasoning_content','reasoning','reasoning_details','thinking_blocks','function_call','annotations','name'}
+_extras = {'reasoning_content','reasoning','reasoning_details','thinking_blocks','function_call','annotations','name',
+           'images','thinking','cache_control'}
 
 def _flat(tcs):
     return isinstance(tcs, list) and any(isinstance(o, dict) and 'function' not in o and 'name' in o for o in tcs)
+
+def _marked(c, cc, r):
+    "Content `c` with a message's own `cache_control` `cc` on its text (its last block, if text), as litellm puts it"
+    # (lisette's and litellm's `{'role':'user', 'content':'...', 'cache_control':{...}}`: litellm's Anthropic
+    # `anthropic_messages_pt` puts it on the message's text block; a block's own mark stays its own)
+    if r not in ('tool','function'):
+        if isinstance(c, str) and c: return [dict(type='text', text=c, cache_control=cc)]
+        if isinstance(c, (list,tuple)) and c and isinstance(l := c[-1], dict) and l.get('type')=='text':
+            return c if 'cache_control' in l else [*c[:-1], {**l, 'cache_control':cc}]
+    lose(f"the cache_control of a message of role {r!r}", "msgkit carries a message's own mark on its text alone: "
+         "mark its last block, or use mk_request(cache=...)")
+    return c
+
+def _images(d)->list:
+    "Ollama's `images` of a message (each base64 text, bytes or a `Path`, as its Python client takes them) as parts"
+    # (ollama-python's `Message.images: Optional[Sequence[Image]]`; its REST API's docs/api.md, "images (optional): a
+    # list of images to include in the message ... base64-encoded")
+    ims = d.get('images')
+    if ims is None: return []
+    if not isinstance(ims, (list,tuple)):
+        raise InputTypeError(f"A message's images (Ollama's) are a list of base64 texts or bytes, "
+                             f"not {type(ims).__name__}")
+    def one(o):
+        if isinstance(o, str):
+            try: return b64_media(o)
+            except InputError: raise InputError(f"An image in a message's images (Ollama's) is not base64 text: "
+                                                f"{o[:40]!r}: give a file as a Path, its bytes, or its base64"
+                                                ) from None
+        if isinstance(o, (bytes, Path)): return to_part(o)
+        raise InputTypeError(f"An image in a message's images (Ollama's) is base64 text, bytes or a Path, not "
+                             f"{type(o).__name__}")
+    return [one(o) for o in ims]
 
 def _content(c)->list:
     "Parts from Chat content: `None` and `''` are no text, a string is text, a list holds blocks of any API's form"
@@ -92,7 +126,7 @@ def _reasoning(d)->list:
                 for b in d['thinking_blocks'] if isinstance(b, dict)]
     if isinstance(d.get('reasoning_details'), list) and d['reasoning_details']:
         return [_detail(e) for e in d['reasoning_details'] if isinstance(e, dict)]
-    txt = d.get('reasoning_content') or d.get('reasoning')
+    txt = d.get('reasoning_content') or d.get('reasoning') or d.get('thinking')  # (`thinking`: Ollama's)
     return [thinking_part(txt)] if isinstance(txt, str) and txt else []
 
 # %% ../../nbs/12_compat.ipynb #780e1c59
@@ -110,12 +144,12 @@ class ChatCompat(Reader):
 
     def read(self, d, role='user'):
         r,c,name = d['role'],d.get('content'),d.get('name')
-        if r in ('tool','function'):
-            return [turn('user',
-                         [tool_result_part(d.get('tool_call_id'), _content(c) or [text_part('.')], name=name)],
-                         native=d)]
+        if isinstance(cc := d.get('cache_control'), dict): c = _marked(c, cc, r)
+        if r in ('tool','function'):  # (Ollama names the tool in `tool_name`)
+            return [turn('user', [tool_result_part(d.get('tool_call_id'), _content(c) + _images(d) or [text_part('.')],
+                                                   name=name or d.get('tool_name'))], native=d)]
         ps = _reasoning(d) if r=='assistant' else []
-        ps += _content(c)
+        ps += _content(c) + _images(d)
         if d.get('refusal'): ps.append(text_part(d['refusal']))
         if d.get('annotations'):
             lose(f"{len(d['annotations'])} annotation(s) of a {r} message",
