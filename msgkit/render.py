@@ -64,10 +64,8 @@ def render_part(p, ad, role='user', kw=None, fetch=None,
     if ty=='tool_call' and p.get('signature') and not ad.call_sigs:
         lose(f"the thought signature of tool call {p.name}", f"api={ad.name!r} takes no signature on a call")
     b = ad.part(p, role, **kw) if kw else ad.part(p, role)
-    if ex := p.get('extras'):  # (those of a call the target carries on its own call, `call_extras`: not lost)
-        for k in ex:
-            if not (ty=='tool_call' and k in ad.call_extras):
-                lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")
+    if ex := p.get('extras'):
+        for k in ex: lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")
     return b
 
 # %% ../nbs/11_render.ipynb #5a0d89c9

@@ -32,9 +32,11 @@ def _chk_id(p):
 def pair_ids(turns:list, needs_ids=True, history=True)->list:
     "Turns whose tool results carry their call's name, and (if `needs_ids`) whose id-less calls and results share ids"
     # (`names`: id -> its calls' names not yet answered, in order (a history may repeat an id); `done`: the last's)
-    names,done,pending,seen,out = {},{},{},{},[]
+    names,done,pending,seen,out,prev = {},{},{},{},[],None
     for t in turns:
-        ps,edited = [],False  # (a turn none of whose parts changed goes on as it is)
+        if t['role']=='assistant' and prev!='assistant' and names:  # (a new model turn: the calls left open are done)
+            done.update({i:ns[-1] for i,ns in names.items() if ns}); names = {}
+        prev,ps,edited = t['role'],[],False  # (a turn none of whose parts changed goes on as it is)
         for p in t['parts']:
             typ = p['type']  # (read once, as a dict's: this loop sees every part of the history)
             if typ!='tool_call' and typ!='tool_result':
@@ -95,17 +97,17 @@ def unique_ids(
         for p in t.parts:
             if p['type']=='tool_call' and p.id is not None:
                 i = p.id
-                # #17E2: an id an earlier turn used, in an item exactly of the target `ad`'s own form, goes back as is
-                # (item 10: a same-API replay is byte-identical): api.anthropic.com answered 200 to such a history
-                # (pydantic-ai's cassette test_cross_provider_capability_replay, "0usajhl5" in two turns) and litellm
-                # keeps them (test_sanitize_messages_dedup_scoped_per_turn_preserves_cross_turn); in one turn, renamed
+                # #17E2: an id an earlier turn used, in an item exactly of the target `ad`'s form, goes back as is (a
+                # same-API replay is byte-identical; api.anthropic.com took one: pydantic-ai's cassette, "0usajhl5"), as
+                # litellm (test_sanitize_messages_dedup_scoped_per_turn_preserves_cross_turn); in one turn, renamed
                 if i in seen and (i in mine or ad is None or t.get('native') is None or not ad.fits_item(t.native)):
                     i = next(f"{p.id}_{n}" for n in range(2, len(seen)+3) if f"{p.id}_{n}" not in seen)
-                seen.add(i); mine.add(i); open_.setdefault(p.id, []).append(i); last[p.id] = i
+                seen.add(i); mine.add(i); open_.setdefault(p.id, []).append((i, p.name)); last[p.id] = i
                 if i!=p.id: p = edit_part(p, id=i)
             elif p['type']=='tool_result' and p.id in last:
-                q = open_.get(p.id)
-                i = q.pop(0) if q else last[p.id]  # a second result answers the same call (`tool_groups` keeps one)
+                q = open_.get(p.id)  # (the oldest still open; of an id a turn repeats, the one its own name names)
+                k = next((k for k,(_,n) in enumerate(q) if n==p.get('name')), 0) if q and len(q)>1 else 0
+                i = q.pop(k)[0] if q else last[p.id]  # a second result answers the same call (`tool_groups` keeps one)
                 if i!=p.id: p = edit_part(p, id=i)
             ps.append(p)
         out.append(_edited(t, ps))
@@ -135,8 +137,7 @@ def _unanswered(turns, runs, k, drop, open_calls=True):
     calls = _parts_of(turns, a, b, 'tool_call')
     _chk_args(calls)
     if not calls: return
-    # #17C: a call the server ran has its result after it in the model's own turn (Bedrock Nova's built-in tools,
-    # as pydantic-ai maps them): answered there
+    # #17C: a call the server ran has its result after it in the model's own turn (Bedrock Nova's tools): answered
     own = {p.id for _,_,p in _parts_of(turns, a, b, 'tool_result') if p.id is not None}
     calls = [c for c in calls if c[2].id is None or c[2].id not in own]
     if not calls: return

@@ -592,7 +592,7 @@ def test_gemini_signatures_reported_elsewhere():
          {'role':'user','parts':[{'function_response':{'name':'w','response':{'output':'x'}}}]}]
     msgs, ls = losses(mk_msgs, h, api='anthropic')
     check('anthropic', msgs)
-    assert [l['what'] for l in ls] == ['thought_signature of a tool_call block']
+    assert [l['what'] for l in ls] == ['the thought signature of tool call w']
     back, ls = losses(mk_msgs, h, api='gemini')
     assert back == h and not ls
 

@@ -35,9 +35,7 @@ def _ref_part(p, ad, role='user', kw=None, fetch=None, src=None):
     if p.type=='tool_call' and p.get('signature') and not ad.call_sigs:
         lose(f"the thought signature of tool call {p.name}", f"api={ad.name!r} takes no signature on a call")
     b = ad.part(p, role, **(kw or {}))
-    for k in p.get('extras') or ():
-        if not (p.type=='tool_call' and k in ad.call_extras):
-            lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")
+    for k in p.get('extras') or (): lose(f"{k} of a {p.type} block", f"api={ad.name!r} has no such field")
     return b
 
 def _ref_turn(t, ad, kw=None, fetch=None):

@@ -197,3 +197,41 @@ def test_message_cache_control_without_text_reported(h):
     r, ls = msgs(h, 'anthropic')
     assert any("cache_control of a message" in l['what'] for l in ls), ls
     oracle.check('anthropic', r)
+
+# ---------------------------------------------------------------- OpenRouter's text parts take the mark
+# (its SDK's ChatContentText.cache_control; "The cache_control breakpoint can only be inserted into the text part of a
+# multipart message": https://openrouter.ai/docs/features/prompt-caching). Before: reported lost.
+MARKED = [dict(role='system', content='Be brief.', cache_control={'type': 'ephemeral'}),
+          dict(role='user', content=[dict(type='text', text='doc', cache_control={'type': 'ephemeral', 'ttl': '1h'}),
+                                     dict(type='text', text='Summarise it.')]),
+          dict(role='assistant', content='ok'), dict(role='user', content='Hey', cache_control={'type': 'ephemeral'})]
+
+def or_body(h):
+    return run(lambda: msgkit.mk_request(copy.deepcopy(h), 'openrouter', model='anthropic/claude-sonnet-4.5', wire=True))
+
+def test_openrouter_keeps_marks():
+    b, ls = or_body(MARKED)
+    checks.check('openrouter', b)
+    assert not ls, ls
+    m = b['messages']
+    assert m[0]['content'] == [dict(type='text', text='Be brief.', cache_control={'type': 'ephemeral'})]
+    assert m[1]['content'][0]['cache_control'] == {'type': 'ephemeral', 'ttl': '1h'}
+    assert m[3]['content'] == [dict(type='text', text='Hey', cache_control={'type': 'ephemeral'})]
+
+def test_openrouter_marks_from_anthropic_blocks():
+    h = [dict(role='user', content=[dict(type='text', text='doc', cache_control={'type': 'ephemeral'})]),
+         dict(role='assistant', content='ok'), dict(role='user', content='q')]
+    b, ls = or_body(h)
+    checks.check('openrouter', b)
+    assert b['messages'][0]['content'][0]['cache_control'] == {'type': 'ephemeral'} and not ls
+
+def test_openrouter_marked_history_replays_as_given():
+    h = [dict(role='user', content=[dict(type='text', text='doc', cache_control={'type': 'ephemeral'})]),
+         dict(role='assistant', content='ok')]
+    r, ls = msgs(h, 'openrouter')
+    assert [dict(m) for m in r] == h and not ls
+
+@pytest.mark.parametrize('api', ['deepseek', 'vllm', 'openai_chat'])
+def test_other_chat_servers_still_report_marks(api):
+    r, ls = msgs(MARKED, api)
+    assert sum('cache_control' in l['what'] for l in ls) == 3, ls

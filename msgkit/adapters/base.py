@@ -175,7 +175,6 @@ def media_chk(self:Adapter, p, kind:str='image'):
 # most pixels a side; of each, past `img_many` images
 Adapter.img_px,Adapter.img_px_many,Adapter.img_many = None,None,None
 Adapter.call_sigs = False  # does it take a tool call's thought signature (Gemini's) on the call itself?
-Adapter.call_extras = ()  # keys of another API's call block (`extras`) it carries on its own call: not lost
 # the long edge `fit` makes an image (`None`: as big as it may); animated ok
 Adapter.img_long,Adapter.img_anim = None,True
 
@@ -799,7 +798,6 @@ _attr_docs = dict(
     extra_keys="keys of its blocks no other API has (reported when left out)",
     resp_keys="keys one of which its response dicts have (`None`: `items` is asked of every dict)",
     call_sigs="does it take a tool call's thought signature (Gemini's) on the call itself?",
-    call_extras="keys of another API's call block (`extras`) it carries on its own call (not reported lost)",
     id_chars="the characters its tool-call ids may use (a regex class)", id_max="the longest tool-call id it takes",
     first_user="must a history start with a user turn?", msg_names="does it take `name` on messages?",
     cache_key="the key of its cache marks on blocks", max_marks="the most cache marks a request may hold",

@@ -210,13 +210,29 @@ def _g(d, k):
     return d.get(k, d.get(c))
 
 # %% ../../nbs/24_gemini.ipynb #4924ac9e
+_sig_keys = ('thought_signature','thoughtSignature')
+
+@patch
+def read_block(self:GeminiAdapter, d):
+    "`Adapter.read_block(d)`; a call's thought signature is its `signature` (`parse_block`), not an extra field"
+    p = Adapter.read_block(self, d)
+    if p.type!='tool_call' or not (ex := p.get('extras')): return p
+    q = Part({k:v for k,v in p.items() if k!='extras'})
+    if ex := [k for k in ex if k not in _sig_keys]: q['extras'] = ex
+    return q
+
 @patch
 def parse_block(self:GeminiAdapter, d):
     # (a `Part` dumped with its `None`s, `model_dump()` without `exclude_none` as Google ADK's eval sets hold: the
     # fields it has. A call or a response marked `thought` (Gemini 3 Flash's, Google ADK keeps them) is a call still)
     if None in d.values(): d = {k:v for k,v in d.items() if v is not None}
     if 'name' in d and 'args' in d: d = dict(function_call=d)
-    if fc := _g(d, 'function_call'): return tool_call_part(fc.get('id'), fc['name'], fc.get('args') or {})
+    if fc := _g(d, 'function_call'):
+        # (its thought signature the call's own `signature`: it goes with the call, renamed by a repair say, to each API
+        # that takes one on a call, and is reported lost by the others)
+        p = tool_call_part(fc.get('id'), fc['name'], fc.get('args') or {})
+        if s := _g(d, 'thought_signature'): p['signature'] = s
+        return p
     if _g(d, 'thought') and not _g(d, 'function_response'): return thinking_part(d.get('text'), api='gemini', raw=d)
     if 'text' in d: return text_part(d['text'])
     if fr := _g(d, 'function_response'):

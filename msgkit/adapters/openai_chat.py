@@ -413,7 +413,18 @@ def fix_item(self:OpenAIChatAdapter, d):
     if d.get('role')!='assistant': return d
     d = {k:v for k,v in d.items() if k!='annotations'}
     if isinstance(d.get('audio'), dict): d['audio'] = dict(id=d['audio']['id'])
+    # a call's Gemini signature kept as it came (`extra_content`, for Gemini's endpoint) is JSON text: held as bytes
+    # (`call_sig` reads them), base64, as the endpoint sent it (the SDK can't send bytes)
+    if any(isinstance(_gsig(c), bytes) for c in d.get('tool_calls') or ()):
+        d['tool_calls'] = [{**c, 'extra_content':{**c['extra_content'], 'google':{**c['extra_content']['google'],
+                            'thought_signature':b64(_gsig(c))}}} if isinstance(_gsig(c), bytes) else c
+                           for c in d['tool_calls']]
     return {'content':None, **d}
+
+def _gsig(c):
+    "The Gemini thought signature Chat call `c` holds in `extra_content`, if any"
+    g = (e.get('google') if isinstance(e := c.get('extra_content'), dict) else None) if isinstance(c, dict) else None
+    return g.get('thought_signature') if isinstance(g, dict) else None
 
 @patch
 def any_block(self:OpenAIChatAdapter, o):

@@ -186,9 +186,8 @@ def _signed(d, ps)->list:
         lose(f"{len(left)} function_call_signature block(s) (index {', '.join(map(str, left))})",
              f"the message has {len(ids)} tool call(s): no call to carry them")
     def sig(p): return by_id.get(p.id) or (by_ix.get(ids.index(p.id)) if p.id in ids else None)
-    return [with_fields(p, native={'function_call':{'id':p.id, 'name':p.name, 'args':p.args}, 'thought_signature':s},
-                        extras=['thought_signature'])
-            if p.type=='tool_call' and (s := sig(p)) else p for p in ps]
+    # (the call's own `signature`, as a Gemini call's: it goes with the call, renamed by a repair say)
+    return [with_fields(p, signature=s) if p.type=='tool_call' and (s := sig(p)) else p for p in ps]
 
 def _ai_parts(d, ps)->list:
     "The parts of AI message dict `d`: those of its content (`ps`), and what LangChain's own fields add"

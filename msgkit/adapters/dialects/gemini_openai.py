@@ -27,7 +27,6 @@ class GeminiOpenAIAdapter(Dialect):
     "Gemini's OpenAI endpoint (generativelanguage.googleapis.com): thought signatures back on calls, Gemini schemas"
     name,base_url,key_env = 'gemini_openai','https://generativelanguage.googleapis.com/v1beta/openai','GEMINI_API_KEY'
     call_keys,max_field,call_sigs = ('extra_content',),'max_completion_tokens',True
-    call_extras = ('thought_signature','thoughtSignature')  # (a Gemini call's, carried in `extra_content`: `fix_block`)
     efforts = ('none','minimal','low','medium','high')
     media_types = dict(image=IMG_MTS, audio={'audio/wav','audio/mpeg'}, document=set(text_mts))
     fields = tuple('''frequency_penalty logprobs max_completion_tokens max_tokens n presence_penalty reasoning_effort

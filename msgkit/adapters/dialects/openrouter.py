@@ -31,8 +31,13 @@ class OpenRouterAdapter(Dialect):
         response_format seed service_tier session_id stop stop_server_tools_when stream stream_options temperature
         tool_choice tools top_a top_k top_logprobs top_p trace user'''.split())
 
+# a text part may carry Anthropic's cache mark (its SDK's `ChatContentText.cache_control`, `ChatContentCacheControl`:
+# type 'ephemeral', ttl 5m or 1h; "The cache_control breakpoint can only be inserted into the text part of a
+# multipart message", https://openrouter.ai/docs/features/prompt-caching), a system message's text parts too
+_mark = S(type=OneOf('ephemeral'), ttl=OneOf('5m','1h'), _need=('type',))  # (another, litellm's 'persistent': not its)
+_or_parts = {**PARTS, 'text':S('type','text', cache_control=_mark, _need=('text',))}
 OpenRouterAdapter.msg_shape,OpenRouterAdapter.block_shape = chat_shapes(
-    PARTS, dict(system=(), developer=(), user=('text','image_url','input_audio','file'), tool=()),
+    _or_parts, dict(system=('text',), developer=('text',), user=('text','image_url','input_audio','file'), tool=()),
     asst=('reasoning','reasoning_details','refusal'), names=('system','developer','user','assistant'))
 
 @patch
