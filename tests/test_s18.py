@@ -235,3 +235,13 @@ def test_openrouter_marked_history_replays_as_given():
 def test_other_chat_servers_still_report_marks(api):
     r, ls = msgs(MARKED, api)
     assert sum('cache_control' in l['what'] for l in ls) == 3, ls
+
+@pytest.mark.parametrize('cc', [{'type': 'persistent'}, {'type': 'ephemeral', 'ttl': '2h'}, {'type': 'ephemeral', 'x': 1}])
+@pytest.mark.parametrize('api', ['anthropic', 'bedrock', 'openrouter'])
+def test_message_mark_no_api_takes_reported(cc, api):
+    "litellm's tests' marks of another type or ttl: reported, never sent (Anthropic's CacheControlEphemeralParam)"
+    h = [dict(role='user', content='Hey there!', cache_control=cc)]
+    r, ls = msgs(h, api)
+    assert any('cache_control' in l['what'] for l in ls), ls
+    assert 'cache_control' not in json.dumps(r) and 'cachePoint' not in json.dumps(r)
+    if api != 'openrouter': oracle.check(api, r)

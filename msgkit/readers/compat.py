@@ -27,6 +27,12 @@ def _marked(c, cc, r):
     "Content `c` with a message's own `cache_control` `cc` on its text (its last block, if text), as litellm puts it"
     # (lisette's and litellm's `{'role':'user', 'content':'...', 'cache_control':{...}}`: litellm's Anthropic
     # `anthropic_messages_pt` puts it on the message's text block; a block's own mark stays its own)
+    # (a mark of a type or ttl no API takes, litellm's tests' 'persistent' or '2h' say: reported, not sent. Anthropic's
+    # `CacheControlEphemeralParam`: type 'ephemeral', ttl '5m' or '1h'; OpenRouter's and Bedrock's the same)
+    if cc.get('type')!='ephemeral' or cc.get('ttl', '5m') not in ('5m','1h') or not set(cc) <= {'type','ttl'}:
+        lose(f"the cache_control {cc} of a message of role {r!r}", "no API takes a mark of that type or ttl "
+             "(Anthropic's: type 'ephemeral', ttl '5m' or '1h')")
+        return c
     if r not in ('tool','function'):
         if isinstance(c, str) and c: return [dict(type='text', text=c, cache_control=cc)]
         if isinstance(c, (list,tuple)) and c and isinstance(l := c[-1], dict) and l.get('type')=='text':
