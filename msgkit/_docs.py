@@ -2102,10 +2102,11 @@ docs = {
     'Parameters:\n'
     '    r: (not documented)',
 'msgkit.render.merge_texts':
-    'Parts `ps` with each run of adjacent text parts as one (`join_texts`)\n'
+    'Parts `ps` with each run of adjacent text parts as one (`join_texts`); one whose block `ad` takes stays apart\n'
     '\n'
     'Parameters:\n'
-    '    ps: (not documented)',
+    '    ps: (not documented)\n'
+    '    ad: (not documented) (default None)',
 'msgkit.render.render_turn':
     "The items of `ad`'s form for turn `t` (plain text stays a string where the API takes one)\n"
     '\n'

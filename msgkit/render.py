@@ -71,16 +71,19 @@ def render_part(p, ad, role='user', kw=None, fetch=None,
 # %% ../nbs/11_render.ipynb #5a0d89c9
 def as_list(r)->list: return r if isinstance(r, list) else [r]
 
-def merge_texts(ps:list)->list:
-    "Parts `ps` with each run of adjacent text parts as one (`join_texts`)"
+def merge_texts(ps:list, ad=None)->list:
+    "Parts `ps` with each run of adjacent text parts as one (`join_texts`); one whose block `ad` takes stays apart"
+    # (a text with fields of its own, `extras`, that the target carries on its block, a server's cache mark say: joined,
+    # the mark would be lost unreported. The others join, their fields reported lost where the target has none)
+    keep = lambda p: ad is not None and p.get('extras') and (n := p.get('native')) is not None and ad.owns(n)
     prev = False  # (#22: no two texts side by side, as in most turns: the same parts, told in one look at each)
     for p in ps:
-        if (cur := p['type']=='text' and not p.get('raw')) and prev: break
+        if (cur := p['type']=='text' and not p.get('raw') and not keep(p)) and prev: break
         prev = cur
     else: return list(ps)
     out,run = [],[]
     for p in [*ps, None]:
-        if p is not None and p.type=='text' and not p.get('raw'): run.append(p); continue
+        if p is not None and p.type=='text' and not p.get('raw') and not keep(p): run.append(p); continue
         if run: out.append(run[0] if len(run)==1 else text_part(join_texts(run)))
         run = []
         if p is not None: out.append(p)
@@ -98,7 +101,7 @@ class _Part:
 def render_turn(t, ad, kw=None, fetch=None)->list:
     "The items of `ad`'s form for turn `t` (plain text stays a string where the API takes one)"
     ps,kw = t['parts'],kw or {}
-    if t['role'] in ad.one_text and len(ps)>1: ps = merge_texts(ps)
+    if t['role'] in ad.one_text and len(ps)>1: ps = merge_texts(ps, ad)
     if _plain(ps, kw): res = [ad.text_msg(t['role'], ps[0]['text'])]
     else:
         # where each part is, said before it renders (one `_Part`, moved on part by part: #22, a turn's text is made

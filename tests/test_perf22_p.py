@@ -41,7 +41,7 @@ def _ref_part(p, ad, role='user', kw=None, fetch=None, src=None):
 def _ref_turn(t, ad, kw=None, fetch=None):
     "The general path's `render_turn`: where set and reset around each part"
     ps,kw = t['parts'],kw or {}
-    if t['role'] in ad.one_text and len(ps)>1: ps = merge_texts(ps)
+    if t['role'] in ad.one_text and len(ps)>1: ps = merge_texts(ps, ad)
     if _plain(ps, kw): res = [ad.text_msg(t['role'], ps[0]['text'])]
     else:
         blocks = []

@@ -593,7 +593,7 @@ def before_send(self:AnthropicAdapter, msgs):
     if len(cc)>self.max_marks:
         raise InputError(f"api='anthropic' takes at most {self.max_marks} cache breakpoints; "
                          f"this request has {len(cc)} (marks on its tools, system prompt and a top-level cache_control "
-                         "count too): pass cache_last_ckpt_only=True to keep only the history's last one")
+                         "count too): pass cache=True, cache_last_ckpt_only=True for one, on the last message")
     chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cc])
     return msgs
 

@@ -467,7 +467,7 @@ def before_send(self:BedrockAdapter, msgs):
         cps = points(msgs)
     if len(cps)>self.max_marks:
         raise InputError(f"api='bedrock' takes at most {self.max_marks} cache points; this history has {len(cps)}: "
-                         "pass cache_last_ckpt_only=True to keep only the last one")
+                         "pass cache=True, cache_last_ckpt_only=True for one, on the last message")
     chk_ttl_order(self.name, [o.get('ttl') or '5m' for o in cps])
     return _rstrip(msgs)
 

@@ -118,8 +118,9 @@ def msg(self:OpenAIChatAdapter, role, blocks):
         kinds = sorted({o.get('type') for o in blocks} - {'text'})
         raise InputError(f"api='openai_chat' takes only text in {'an' if role[0] in 'aeiou' else 'a'} {role} message, "
                          f"not {', '.join(kinds)}: send the media in a user message, or leave it out")
-    if role=='assistant':
-        m = dict(role=role, content='\n\n'.join(o['text'] for o in blocks) or None, **_reasoning_fields(thinks))
+    if role=='assistant':  # (its text as one string; as blocks where one carries more than its text: a server's mark)
+        c = blocks if any(len(o)>2 for o in blocks) else '\n\n'.join(o['text'] for o in blocks) or None
+        m = dict(role=role, content=c, **_reasoning_fields(thinks))
         return {**m, 'tool_calls':calls} if calls else m
     res = tools + ([dict(role='user', content=media)] if media else [])
     if blocks: res.append(dict(role=role, content=blocks))

@@ -36,7 +36,7 @@ def _marked(c, cc, r):
     if r not in ('tool','function'):
         if isinstance(c, str) and c: return [dict(type='text', text=c, cache_control=cc)]
         if isinstance(c, (list,tuple)) and c and isinstance(l := c[-1], dict) and l.get('type')=='text':
-            return c if 'cache_control' in l else [*c[:-1], {**l, 'cache_control':cc}]
+            return c if l.get('cache_control') is not None else [*c[:-1], {**l, 'cache_control':cc}]
     lose(f"the cache_control of a message of role {r!r}", "msgkit carries a message's own mark on its text alone: "
          "mark its last block, or use mk_request(cache=...)")
     return c

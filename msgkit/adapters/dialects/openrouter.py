@@ -41,6 +41,15 @@ OpenRouterAdapter.msg_shape,OpenRouterAdapter.block_shape = chat_shapes(
     asst=('reasoning','reasoning_details','refusal'), names=('system','developer','user','assistant'))
 
 @patch
+def before_send(self:OpenRouterAdapter, msgs):
+    "At most 4 cache marks (\"There is a limit of four breakpoints\": its prompt-caching docs, for Anthropic's models)"
+    n = sum(1 for m in msgs if isinstance(c := m.get('content'), list) for o in c if isinstance(o, dict)
+            and o.get('cache_control'))
+    if n>4: raise InputError(f"api='openrouter' takes at most 4 cache breakpoints (Anthropic's limit, which OpenRouter "
+                             f"passes on); this history has {n}: keep the last 4")
+    return Dialect.before_send(self, msgs)
+
+@patch
 def think_req(self:OpenRouterAdapter, r):
     "An effort (`reasoning_effort`), or its own `reasoning` dict"
     if isinstance(r, int): raise no_opt(self.name, 'reasoning budget in tokens', "its SDK's reasoning takes an "
