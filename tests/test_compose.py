@@ -82,6 +82,7 @@ def compose(exs, cut):
     h = h[cut:]
     return h
 
+@pytest.mark.slow  # (session 18: one of the slowest; CI runs it with -m slow)
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(st.lists(exchange, min_size=1, max_size=4), st.integers(0, 3))
 def test_composed_histories(exs, cut):

@@ -85,6 +85,7 @@ def test_recommended_size_and_formats():
         m, _ = fit_msg(bmp, api)
         assert the_image(api, m)[0] == 'image/png'
 
+@pytest.mark.slow  # (session 18: one of the slowest; CI runs it with -m slow)
 def test_more_than_20_images_anthropic():
     "'If you submit more than 20 images in one request', 2000 x 2000 px: the oracle fails them as they are, fit=True fits them"
     ims = [enc(Image.new('RGB', (3000, 2000), (i, 0, 0)), 'JPEG') for i in range(21)]

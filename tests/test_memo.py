@@ -103,6 +103,7 @@ def test_rebuilt_history_hits_from_the_third_build(memo):
 # ---------------------------------------------------------------------------------------------------------------------
 # (3) an id reused by a new object is never a hit
 
+@pytest.mark.slow  # (session 18: one of the slowest; CI runs it with -m slow)
 def test_id_reused_is_never_a_hit(memo):
     "An object the caller dropped is let go; a new one at its address is met for the first time (when it gets one)"
     reused = 0

@@ -364,6 +364,7 @@ def sent_back_cases(src='openai_chat'):
             if k % 2 == 0: yield json.loads(json.dumps(r, default=repr))  # (as stored, loaded)
             if k % 5 == 0: yield [AttrDict(m) for m in r]  # (fastcore's, as msglm's messages are)
 
+@pytest.mark.slow  # (session 18: one of the slowest; CI runs it with -m slow)
 @pytest.mark.parametrize('src', SOURCES)
 @pytest.mark.parametrize('api', LANE + ('openai_chat',))
 def test_sent_back_as_general(api, src, monkeypatch):

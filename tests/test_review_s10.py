@@ -198,6 +198,7 @@ def sent_back_of(srcs, default=None):
             try: yield f'{n}->{s} json', json.loads(json.dumps(r, default=default))
             except TypeError: pass  # (bytes, with no `default`: Bedrock's)
 
+@pytest.mark.slow  # (session 18: one of the slowest; CI runs it with -m slow)
 def test_sent_back_cross_api_as_general(monkeypatch):
     "A history mk_msgs returned for one API, sent to each API (its Msgs, Blocks, AttrDicts): the general path's outcome"
     cs = list(_sent_back())
@@ -236,6 +237,7 @@ def _mixed(r):
     if r.random() < 0.3: h.pop()
     return h
 
+@pytest.mark.slow  # (session 18: one of the slowest; CI runs it with -m slow)
 def test_mixed_chat_and_claude_forms_as_general(monkeypatch):
     "Chat-form and Claude-form items mixed in one history (whole tool loops each way, a call of one answered in the other)"
     r = random.Random(2026)

@@ -425,6 +425,7 @@ def test_own_forms_request_options_as_general(kw, monkeypatch):
     "mk_request of own-form histories with system=, tools=, cache=, an invalid system=, a model's options"
     assert not _diffs(monkeypatch, ALL[::5], reqs=(True,), **kw)
 
+@pytest.mark.slow  # (session 18: one of the slowest; CI runs it with -m slow)
 def test_own_forms_short_way_accepted_by_provider():
     "What the short ways give for own-form histories (as written, mixed, sent back), each provider's own types take"
     n = 0

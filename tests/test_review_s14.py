@@ -340,6 +340,7 @@ def test_patched_rules_keep_the_general_paths_answer(api):
 
 # ============================================================================== HELD: plain_str inline, img_size
 
+@pytest.mark.slow  # (session 18: one of the slowest; CI runs it with -m slow)
 def test_inline_plain_str_is_plain_str_for_every_first_character():
     sufs = ('ttp://x.com/a.png', 'ttps://x.com/a.pdf', 'ata:image/png;base64,iVBORw0KGgo=', '', 'ello')
     for cp in range(0x110000):

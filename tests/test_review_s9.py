@@ -437,6 +437,7 @@ def test_token_memo_as_counted_anew():
     finally: oa._enc[0] = real
     assert msgkit.est_tokens(h, 'openai') == n and (swapped != n or real is None)
 
+@pytest.mark.slow  # (session 18: one of the slowest; CI runs it with -m slow)
 def test_lane_accepted_by_provider():
     "The lane's messages for the odd cases above, each provider's own types take (lone surrogates and NaN aside: s8)"
     hs = [h for h in text_cases() + image_cases() if not any(isinstance(x, str) and len(x) > 50_000 for x in h)]

@@ -245,3 +245,9 @@ def test_message_mark_no_api_takes_reported(cc, api):
     assert any('cache_control' in l['what'] for l in ls), ls
     assert 'cache_control' not in json.dumps(r) and 'cachePoint' not in json.dumps(r)
     if api != 'openrouter': oracle.check(api, r)
+
+def test_message_mark_none_ttl_is_no_ttl():
+    "A mark dumped with its Nones (`ttl: None`) is the mark without a ttl"
+    r, ls = msgs([dict(role='user', content='Hey there!', cache_control={'type': 'ephemeral', 'ttl': None})], 'anthropic')
+    assert r[0]['content'] == [dict(type='text', text='Hey there!', cache_control={'type': 'ephemeral'})] and not ls
+    oracle.check('anthropic', r)

@@ -29,6 +29,7 @@ def _marked(c, cc, r):
     # `anthropic_messages_pt` puts it on the message's text block; a block's own mark stays its own)
     # (a mark of a type or ttl no API takes, litellm's tests' 'persistent' or '2h' say: reported, not sent. Anthropic's
     # `CacheControlEphemeralParam`: type 'ephemeral', ttl '5m' or '1h'; OpenRouter's and Bedrock's the same)
+    cc = {k:v for k,v in cc.items() if v is not None}  # (a `model_dump()` that kept its `None`s says no more)
     if cc.get('type')!='ephemeral' or cc.get('ttl', '5m') not in ('5m','1h') or not set(cc) <= {'type','ttl'}:
         lose(f"the cache_control {cc} of a message of role {r!r}", "no API takes a mark of that type or ttl "
              "(Anthropic's: type 'ephemeral', ttl '5m' or '1h')")
