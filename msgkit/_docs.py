@@ -1983,6 +1983,11 @@ docs = {
     '    ad: (not documented)',
 'msgkit.readers.ant_ai.AntAI':
     "ant_ai's `Message`, `ToolCallMessage` and `ToolCallResultMessage` (as dicts or their `model_dump()`)",
+'msgkit.readers.compat.google_sig':
+    'The Gemini thought signature Chat call `c` carries in `extra_content`, as it is there (text or bytes); else `None`\n'
+    '\n'
+    'Parameters:\n'
+    '    c: (not documented)',
 'msgkit.readers.compat.call_sig':
     'Tool call part `p` with the Gemini thought signature its Chat call `o` carries (`extra_content`), if any\n'
     '\n'

@@ -18,7 +18,7 @@ from ..registry import register, get_api
 from ..mediapart import *
 from .base import *
 from ..history import read_part
-from ..readers.compat import call_sig
+from ..readers.compat import call_sig, google_sig
 from .openai import (data_uri, file_name, breakpoint_mark, chk_cache_opts, IMG_MTS, MAX_FILE,
                                     strict_schema, oa_text, OpenAIAdapter)
 
@@ -416,16 +416,11 @@ def fix_item(self:OpenAIChatAdapter, d):
     if isinstance(d.get('audio'), dict): d['audio'] = dict(id=d['audio']['id'])
     # a call's Gemini signature kept as it came (`extra_content`, for Gemini's endpoint) is JSON text: held as bytes
     # (`call_sig` reads them), base64, as the endpoint sent it (the SDK can't send bytes)
-    if any(isinstance(_gsig(c), bytes) for c in d.get('tool_calls') or ()):
+    if any(isinstance(google_sig(c), bytes) for c in d.get('tool_calls') or ()):
         d['tool_calls'] = [{**c, 'extra_content':{**c['extra_content'], 'google':{**c['extra_content']['google'],
-                            'thought_signature':b64(_gsig(c))}}} if isinstance(_gsig(c), bytes) else c
+                            'thought_signature':b64(google_sig(c))}}} if isinstance(google_sig(c), bytes) else c
                            for c in d['tool_calls']]
     return {'content':None, **d}
-
-def _gsig(c):
-    "The Gemini thought signature Chat call `c` holds in `extra_content`, if any"
-    g = (e.get('google') if isinstance(e := c.get('extra_content'), dict) else None) if isinstance(c, dict) else None
-    return g.get('thought_signature') if isinstance(g, dict) else None
 
 @patch
 def any_block(self:OpenAIChatAdapter, o):
