@@ -52,11 +52,12 @@ MSGS = 'msgkit, from the `Msg`s it gave (sent back as a chat loop keeps them, no
 ALONE = ", converter alone (no validate_and_fix_openai_messages)"  # shown aside: part of what `completion` does
 STDLIB = 'msgkit cold, without its `fast` extra (base64 by the standard library)'  # shown, not the row's figure
 FIRST = 'msgkit, first sight (cold, its memos of payloads emptied too: each data URI read afresh)'  # shown aside
-FLUSHED = ', after the same 16 MB written between its preparation and the call'  # shown aside: every cache level but the last emptied alike
+# shown aside: every cache level but the last emptied alike
+FLUSHED = ', after the same 16 MB written between its preparation and the call'
 _FLUSH = bytearray(16_000_000)
 
 def flushed(prep):
-    "`prep` followed by a write of 16 MB (untimed): the call then meets its code and data as cold as every other library's"
+    "`prep` followed by a write of 16 MB (untimed): the call meets its code and data as cold as every other library's"
     # (a peer's cold preparation builds its native input with its own code, just before the timed call; msgkit's, only
     # `json.loads`: so a cold row also measures whose code the preparation left in the caches. The flush evens that)
     def g():
@@ -689,7 +690,8 @@ def build_cases(q, only=None):
             flush = ()
             if api == 'openai_chat':  # (the row msgkit trails cold: each cold measure again, the caches emptied alike)
                 for k in ['msgkit cold'] + [k for k in fns if k.endswith(COLD)]:
-                    if isinstance(fns[k], tuple): fns[k + FLUSHED] = (flushed(fns[k][0]), fns[k][1]); flush += (k + FLUSHED,)
+                    if isinstance(fns[k], tuple):
+                        fns[k + FLUSHED] = (flushed(fns[k][0]), fns[k][1]); flush += (k + FLUSHED,)
             if 'pydantic-ai' in fns and api in ('anthropic', 'gemini', 'bedrock'):
                 fns['pydantic-ai (BinaryContent.from_data_uri in the call)'] = fns.pop('pydantic-ai')
             aside = (FIRST, *flush)
@@ -947,7 +949,8 @@ def report(cases, mem, pdf_sz):
                                     if (d := min(c.samples[k][i] for k in fps)) > 0])
         rows.append(dict(key=c.key, measure=c.label, unit=c.unit, warm=warm, cold=cold, nomemo=c.nomemo, ref=ref,
                          ref_name=best if c.kind == 'peer' else (c.ref_note or c.ref), kind=c.kind, ratio_warm=rw, ratio_cold=rc,
-                         peers=peers, aside=sorted(c.aside), out=c.out, errors=c.err, cant=c.cant, alone=alone, flushed=fl,
+                         peers=peers, aside=sorted(c.aside), out=c.out, errors=c.err, cant=c.cant, alone=alone,
+                         flushed=fl,
                          base=c.med('bare interpreter') if c.key.startswith('import') else None))
     ps = {'floor (bytes + base64 text alive at once)': 1 + 4/3, **{k:v for k,v in mem.items() if k!='msgkit'}}
     m = mem.get('msgkit')
@@ -1100,8 +1103,9 @@ def main(argv=None):
     al = [f"{o['key']} {v:.2f}×" for o in rows for k,v in o.get('alone', {}).items() if v > 1]
     if al: notes.append("msgkit ÷ litellm's converter alone, above 1 (not the row's ratio): " + '; '.join(al))
     fl = [f"{o['key']} {o['flushed']:.2f}×" for o in rows if o.get('flushed')]
-    if fl: notes.append("msgkit cold ÷ the fastest peer cold, each call after the same 16 MB written (aside: every library's code "
-                        "and data as cold as the others'; the row's cold ratio leaves each where its preparation left it): " + '; '.join(fl))
+    if fl: notes.append("msgkit cold ÷ the fastest peer cold, each call after the same 16 MB written (aside: every "
+                        "library's code and data as cold as the others'; the row's cold ratio leaves each where its "
+                        "preparation left it): " + '; '.join(fl))
     notes.append(f"{len(tr)} of {sum(o['verdict'] != 'no reference' and o['kind'] != 'self' for o in rows)} rows TRAIL (a ratio above 1): " + ('; '.join(o['key'] for o in tr) or 'none'))
     la = [x for x in loads if x is not None]
     notes.append(f"load average (1 min) over the rounds: {min(la):.2f}–{max(la):.2f}; at the end {_loadavg()}; the run took {clock()-t_start:.0f} s of CPU, "
